@@ -1,0 +1,49 @@
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { harnessConfig } from './src/config/harnessConfig.ts';
+
+process.env.PACT_DO_NOT_TRACK = 'true';
+
+// Validated once, here: a bad variable stops the run before any test, naming the fix.
+const config = harnessConfig();
+const onTwins = config.store.mode === 'twin';
+const runName = process.env.HARNESS_RUN_NAME?.trim() || config.target;
+
+/** Projects named on the command line (`--project=x` or `--project x`); empty means all. */
+function selectedProjects(argv: string[]): string[] {
+  return argv.flatMap((arg, i) => (arg.startsWith('--project=') ? [arg.slice(10)] : arg === '--project' && argv[i + 1] ? [argv[i + 1]!] : []));
+}
+// The harness's own unit tests need no twin; every API project does.
+const selected = selectedProjects(process.argv);
+const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !== 'unit'));
+
+const reporters: ReporterDescription[] = [
+  [process.env.CI ? 'dot' : 'list'],
+  ['json', { outputFile: `reports/results/${runName}.json` }],
+  ['allure-playwright', { resultsDir: 'reports/allure-results', environmentInfo: { target: config.target } }],
+  ['./src/reporters/RuleCoverageReporter.ts'],
+];
+
+export default defineConfig({
+  forbidOnly: !!process.env.CI,
+  reporter: reporters,
+  outputDir: 'reports/test-output',
+  // Live: one worker, so one client paces every request to the store's single bucket.
+  workers: onTwins ? undefined : 1,
+  fullyParallel: onTwins,
+  timeout: 60_000,
+  projects: [
+    { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
+    { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
+  ],
+  webServer: needsTwins
+    ? {
+        command: 'node src/twins/main.ts',
+        url: `${config.store.twinUrl}/__twin/health`,
+        reuseExistingServer: !process.env.CI,
+        env: { STORE_MOCK_PORT: String(config.store.port) },
+        stdout: 'ignore',
+        stderr: 'pipe',
+        timeout: 30_000,
+      }
+    : undefined,
+});

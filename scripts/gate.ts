@@ -1,0 +1,91 @@
+/**
+ * `npm test`: the project's own gate.
+ *   1. every project (the harness's unit tests, the store suites) against the twins,
+ *      with the rule-coverage gate on;
+ *   2. the live-capable store suites with HARNESS_TARGET=live against a twin started
+ *      as a separate process, so the live path is proven with nothing but URLs and
+ *      credentials.
+ * Then one summary line. Extra arguments go to the first run (e.g. a file filter).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { summaryLine, tallyReport, type Tally } from './summarize.ts';
+
+const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
+const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' };
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, PACT_DO_NOT_TRACK: 'true', ...env } });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function startTwin(port: number): Promise<ChildProcess> {
+  const twin = spawn(process.execPath, ['src/twins/main.ts'], {
+    env: { ...process.env, STORE_MOCK_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Ready when it answers its health check; bounded, so a broken twin fails the gate quickly.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (twin.exitCode !== null) throw new Error(`gate: the store twin exited with ${twin.exitCode} before it was ready on port ${port}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/__twin/health`);
+      if (res.ok) return twin;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  twin.kill();
+  throw new Error(`gate: the store twin did not answer on port ${port} within 10 s; is the port taken? Set GATE_LIVE_PORT to a free one.`);
+}
+
+async function main(): Promise<number> {
+  rmSync('reports/results', { recursive: true, force: true });
+  const started = Date.now();
+  const playwright = 'node_modules/.bin/playwright';
+
+  console.log('gate 1/2: unit tests and store suites against the twins');
+  const first = await run(playwright, ['test', ...process.argv.slice(2)], {
+    HARNESS_TARGET: 'mock',
+    HARNESS_RUN_NAME: 'gate-mock',
+    HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store',
+  });
+
+  console.log(`gate 2/2: live-capable store suites, HARNESS_TARGET=live, against a twin process on port ${LIVE_PATH_PORT}`);
+  const twin = await startTwin(LIVE_PATH_PORT);
+  let second: number;
+  try {
+    second = await run(playwright, ['test', '--project=store'], {
+      HARNESS_TARGET: 'live',
+      HARNESS_RUN_NAME: 'gate-live-path',
+      STORE_API_URL: `http://127.0.0.1:${LIVE_PATH_PORT}`,
+      STORE_ID: SEEDED_STORE.id,
+      STORE_ACCESS_TOKEN: SEEDED_STORE.token,
+      STORE_USER_AGENT: 'api-contract-harness gate (https://example.invalid/api-contract-harness)',
+      STORE_ALLOW_WRITES: '1',
+    });
+  } finally {
+    twin.kill();
+  }
+
+  const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+  for (const name of ['gate-mock', 'gate-live-path']) {
+    try {
+      const t = tallyReport(`reports/results/${name}.json`);
+      console.log(`  ${name}: ${summaryLine(t)}`);
+      total.passed += t.passed;
+      total.failed += t.failed;
+      total.skipped += t.skipped;
+    } catch {
+      console.log(`  ${name}: no report (the run did not finish)`);
+      total.failed += 1;
+    }
+  }
+  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(summaryLine(total));
+  return first === 0 && second === 0 && total.failed === 0 ? 0 : 1;
+}
+
+process.exit(await main());

@@ -1,0 +1,48 @@
+/**
+ * Reads Playwright JSON reports and prints one plain line for CI:
+ * `N passed, N failed, N skipped`. Usage: node scripts/summarize.ts [report.json ...]
+ * (default: every reports/results/gate-*.json). `--extra-failed N` adds checks
+ * that failed outside the test runner (lint). Exits 1 when anything failed or a
+ * report is missing.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export function tallyReport(path: string): Tally {
+  const { stats } = JSON.parse(readFileSync(path, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+  // A flaky test passed on retry: it counts as passed, and CI keeps no retries anyway.
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+}
+
+export function summaryLine(t: Tally): string {
+  return `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`;
+}
+
+if (import.meta.main) {
+  const dir = 'reports/results';
+  const args = process.argv.slice(2);
+  const extraAt = args.indexOf('--extra-failed');
+  const extraFailed = extraAt >= 0 ? Number(args.splice(extraAt, 2)[1] ?? 0) : 0;
+  const files = args.length > 0 ? args : existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('gate-') && f.endsWith('.json')).map((f) => join(dir, f)) : [];
+  const total: Tally = { passed: 0, failed: extraFailed, skipped: 0 };
+  let missing = files.length === 0;
+  for (const file of files) {
+    if (!existsSync(file)) {
+      console.error(`summarize: no report at ${file}; the run that writes it did not finish.`);
+      missing = true;
+      continue;
+    }
+    const t = tallyReport(file);
+    total.passed += t.passed;
+    total.failed += t.failed;
+    total.skipped += t.skipped;
+  }
+  console.log(summaryLine(total));
+  process.exit(total.failed > 0 || missing ? 1 : 0);
+}

@@ -1,0 +1,171 @@
+/**
+ * The harness's configuration, read from the environment once and validated up
+ * front: a bad or missing variable fails the run before any test starts, with a
+ * message that names the variable and the fix. Secrets are kept out of
+ * `describeConfig` and of every error message.
+ */
+import { ConfigError } from './ConfigError.ts';
+
+export const TARGETS = ['mock', 'live'] as const;
+export type Target = (typeof TARGETS)[number];
+
+export const DEFAULT_STORE_API_URL = 'https://api.tiendanube.com';
+export const DEFAULT_STORE_MOCK_PORT = 4010;
+export const TWIN_HOST = '127.0.0.1';
+/** What the harness calls itself when no User-Agent is configured (mock target only). */
+export const HARNESS_USER_AGENT = 'api-contract-harness (https://example.invalid/api-contract-harness)';
+
+export interface TwinStoreConfig {
+  readonly mode: 'twin';
+  /** Origin of the store twin, e.g. http://127.0.0.1:4010; control API under /__twin. */
+  readonly twinUrl: string;
+  readonly port: number;
+  readonly userAgent: string;
+  /** On the twin every test gets its own store, so writes are always allowed. */
+  readonly allowWrites: true;
+}
+
+export interface LiveStoreConfig {
+  readonly mode: 'live';
+  /** STORE_API_URL without a trailing slash; the harness appends /v1/{store_id}. */
+  readonly apiUrl: string;
+  readonly storeId: string;
+  readonly token: string;
+  readonly userAgent: string;
+  readonly allowWrites: boolean;
+}
+
+export interface HarnessConfig {
+  readonly target: Target;
+  readonly store: TwinStoreConfig | LiveStoreConfig;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** Reads and validates the environment; collects every problem before failing. */
+export function loadConfig(env: Env = process.env): HarnessConfig {
+  const problems: string[] = [];
+  const target = readTarget(env, problems);
+  const store = target === 'live' ? readLiveStore(env, problems) : readTwinStore(env, problems);
+  if (problems.length > 0 || !store) throw new ConfigError(problems);
+  return { target, store };
+}
+
+function readTarget(env: Env, problems: string[]): Target {
+  const raw = (env.HARNESS_TARGET ?? '').trim() || 'mock';
+  if ((TARGETS as readonly string[]).includes(raw)) return raw as Target;
+  problems.push(
+    `HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default mock: the in-repo twins).`,
+  );
+  return 'mock';
+}
+
+export function readPort(env: Env, name: string, fallback: number, problems: string[]): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    problems.push(`${name} is "${raw}", not a TCP port. Set ${name} to a whole number from 1 to 65535, or unset it for ${fallback}.`);
+    return fallback;
+  }
+  return port;
+}
+
+function readTwinStore(env: Env, problems: string[]): TwinStoreConfig {
+  const port = readPort(env, 'STORE_MOCK_PORT', DEFAULT_STORE_MOCK_PORT, problems);
+  return {
+    mode: 'twin',
+    twinUrl: `http://${TWIN_HOST}:${port}`,
+    port,
+    userAgent: env.STORE_USER_AGENT?.trim() || HARNESS_USER_AGENT,
+    allowWrites: true,
+  };
+}
+
+function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefined {
+  const apiUrl = readLiveUrl(env, 'STORE_API_URL', DEFAULT_STORE_API_URL, problems);
+  const storeId = env.STORE_ID?.trim() ?? '';
+  if (!storeId) {
+    problems.push('STORE_ID is not set. HARNESS_TARGET=live needs the numeric id of the store to verify: export STORE_ID=<store id>.');
+  } else if (!/^\d+$/.test(storeId)) {
+    problems.push(`STORE_ID is "${storeId}", not a numeric store id. Set STORE_ID to the store's numeric identifier (the user_id of the OAuth token answer).`);
+  }
+  const token = env.STORE_ACCESS_TOKEN?.trim() ?? '';
+  if (!token) {
+    problems.push("STORE_ACCESS_TOKEN is not set. HARNESS_TARGET=live needs the store's access token: export STORE_ACCESS_TOKEN=<token> (it is never printed).");
+  } else if (/\s/.test(token)) {
+    problems.push('STORE_ACCESS_TOKEN contains white space. Set it to the bare token, without the "bearer " prefix.');
+  }
+  const userAgent = env.STORE_USER_AGENT?.trim() ?? '';
+  if (!userAgent) {
+    problems.push(
+      'STORE_USER_AGENT is not set. The Store API answers 400 without a User-Agent naming the app and a contact: export STORE_USER_AGENT="My app (https://example.com/contact)".',
+    );
+  }
+  const allowWrites = readFlag(env, 'STORE_ALLOW_WRITES', problems);
+  if (!apiUrl || !storeId || !token || !userAgent) return undefined;
+  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites };
+}
+
+/** A live base URL: https only, except loopback hosts so a local twin or proxy can stand in. */
+export function readLiveUrl(env: Env, name: string, fallback: string, problems: string[]): string | undefined {
+  const raw = env[name]?.trim() || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`${name} is "${raw}", not a URL. Set ${name} to the service's base URL, for example ${fallback}.`);
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    problems.push(
+      `${name} is "${url.origin}": live targets are reached over TLS only. Use an https:// URL (plain http is accepted only for loopback hosts such as 127.0.0.1).`,
+    );
+    return undefined;
+  }
+  if (url.username || url.password) {
+    problems.push(`${name} carries credentials in the URL. Remove them; the token goes in its own variable.`);
+    return undefined;
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function readFlag(env: Env, name: string, problems: string[]): boolean {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  problems.push(`${name} is "${raw}". Set ${name}=1 to allow creating, changing and deleting, or 0 / unset to keep the run read-only.`);
+  return false;
+}
+
+/** The store's API base as the client uses it: {base}/v1/{store_id}. */
+export function liveStoreBaseUrl(store: LiveStoreConfig, version: string): string {
+  return `${store.apiUrl}/${version}/${store.storeId}`;
+}
+
+/** A printable summary with no secrets in it. */
+export function describeConfig(config: HarnessConfig): Record<string, string> {
+  const store = config.store;
+  if (store.mode === 'twin') return { target: config.target, 'store twin': store.twinUrl };
+  return {
+    target: config.target,
+    'store api': store.apiUrl,
+    'store id': store.storeId,
+    'store token': '(set, not shown)',
+    'store writes': store.allowWrites ? 'allowed' : 'read-only',
+  };
+}
+
+let cached: HarnessConfig | undefined;
+
+/** The process-wide configuration, validated on first use. */
+export function harnessConfig(): HarnessConfig {
+  cached ??= loadConfig();
+  return cached;
+}

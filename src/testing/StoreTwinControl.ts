@@ -1,0 +1,128 @@
+/**
+ * Client of the store twin's control API (/__twin): how suites arrange state
+ * the real service gives no handle on (stores, the clock, suspension, faults,
+ * webhook deliveries). Only the twin target has it.
+ */
+import { request } from 'undici';
+import { VirtualClock, type Clock } from '../clock/Clock.ts';
+
+export interface TwinStoreInfo {
+  storeId: number;
+  token: string;
+  appSecret: string;
+  baseUrl: string;
+  languages: string[];
+  mainLanguage: string;
+  clock: 'virtual' | 'real';
+  now: number;
+}
+
+export interface TwinDelivery {
+  event: string;
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  status?: number;
+  error?: string;
+}
+
+export interface CreateStoreOptions {
+  preset?: 'multi-language' | 'single-language';
+  languages?: string[];
+  mainLanguage?: string;
+  products?: number;
+  clock?: 'virtual' | 'real';
+}
+
+export class StoreTwinControl {
+  readonly twinUrl: string;
+
+  constructor(twinUrl: string) {
+    this.twinUrl = twinUrl.replace(/\/+$/, '');
+  }
+
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const url = `${this.twinUrl}/__twin${path}`;
+    let res;
+    try {
+      res = await request(url, {
+        method: method as 'GET',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new Error(
+        `Store twin control API at ${this.twinUrl} is not reachable (${(error as Error).message}). Start the twins with \`npm run mock\`, or run the suites through \`npm run verify\`, which starts them.`,
+      );
+    }
+    const text = await res.body.text();
+    if (res.statusCode >= 400) {
+      throw new Error(`Store twin control API: ${method} ${path} answered ${res.statusCode}: ${text}`);
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  health(): Promise<{ ok: boolean }> {
+    return this.call('GET', '/health');
+  }
+
+  createStore(options: CreateStoreOptions = {}): Promise<TwinStoreInfo> {
+    return this.call('POST', '/stores', options);
+  }
+
+  deleteStore(storeId: number): Promise<void> {
+    return this.call('DELETE', `/stores/${storeId}`);
+  }
+
+  advanceClock(storeId: number, advanceMs: number): Promise<{ now: number; iso: string }> {
+    return this.call('POST', `/stores/${storeId}/clock`, { advanceMs });
+  }
+
+  suspend(storeId: number): Promise<{ state: string }> {
+    return this.call('POST', `/stores/${storeId}/suspend`);
+  }
+
+  resume(storeId: number): Promise<{ state: string }> {
+    return this.call('POST', `/stores/${storeId}/resume`);
+  }
+
+  addToken(storeId: number): Promise<{ token: string }> {
+    return this.call('POST', `/stores/${storeId}/tokens`);
+  }
+
+  injectFaults(storeId: number, fault: { status: number; count: number; retryAfterMs?: number }): Promise<unknown> {
+    return this.call('POST', `/stores/${storeId}/faults`, fault);
+  }
+
+  flushDeliveries(storeId: number): Promise<TwinDelivery[]> {
+    return this.call('POST', `/stores/${storeId}/deliveries/flush`);
+  }
+}
+
+/**
+ * A clock in the test process that moves with a twin store's virtual clock:
+ * `sleep` advances both, so a client pacing itself on this clock drains the
+ * twin's bucket without waiting in wall time.
+ */
+export class TwinLinkedClock implements Clock {
+  readonly #local: VirtualClock;
+  readonly #control: StoreTwinControl;
+  readonly #storeId: number;
+
+  constructor(control: StoreTwinControl, storeId: number, now: number) {
+    this.#control = control;
+    this.#storeId = storeId;
+    this.#local = new VirtualClock(now);
+  }
+
+  now(): number {
+    return this.#local.now();
+  }
+
+  async sleep(ms: number): Promise<void> {
+    const step = Math.max(0, Math.ceil(ms));
+    if (step === 0) return;
+    const { now } = await this.#control.advanceClock(this.#storeId, step);
+    this.#local.set(now);
+  }
+}

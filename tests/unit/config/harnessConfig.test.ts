@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+import { describeConfig, loadConfig } from '../../../src/config/harnessConfig.ts';
+import { ConfigError } from '../../../src/config/ConfigError.ts';
+
+const live = {
+  HARNESS_TARGET: 'live',
+  STORE_ID: '123456',
+  STORE_ACCESS_TOKEN: 's3cr3t-token-value',
+  STORE_USER_AGENT: 'My app (https://example.com/contact)',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).problems];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+test('the default target is the twins on port 4010', () => {
+  const config = loadConfig({});
+  expect(config.target).toBe('mock');
+  expect(config.store).toMatchObject({ mode: 'twin', twinUrl: 'http://127.0.0.1:4010' });
+});
+
+test('STORE_MOCK_PORT moves the twin, and a bad one names the variable and the fix', () => {
+  expect(loadConfig({ STORE_MOCK_PORT: '5010' }).store).toMatchObject({ twinUrl: 'http://127.0.0.1:5010' });
+  expect(problemsOf({ STORE_MOCK_PORT: 'eighty' })[0]).toMatch(/STORE_MOCK_PORT.*1 to 65535/);
+});
+
+test('an unknown target is refused with the list of targets', () => {
+  expect(problemsOf({ HARNESS_TARGET: 'staging' })[0]).toMatch(/HARNESS_TARGET.*mock, live/);
+});
+
+test('live reads the fixed variable names and defaults the URL to the real host', () => {
+  const config = loadConfig(live);
+  expect(config.store).toMatchObject({ mode: 'live', apiUrl: 'https://api.tiendanube.com', storeId: '123456', allowWrites: false });
+  expect(loadConfig({ ...live, STORE_ALLOW_WRITES: '1' }).store.allowWrites).toBe(true);
+});
+
+test('live lists every missing variable at once, each with its fix', () => {
+  const problems = problemsOf({ HARNESS_TARGET: 'live' });
+  expect(problems.join('\n')).toMatch(/STORE_ID is not set/);
+  expect(problems.join('\n')).toMatch(/STORE_ACCESS_TOKEN is not set.*export STORE_ACCESS_TOKEN/);
+  expect(problems.join('\n')).toMatch(/STORE_USER_AGENT is not set/);
+});
+
+test('live refuses plain http except on loopback hosts', () => {
+  expect(problemsOf({ ...live, STORE_API_URL: 'http://api.tiendanube.com' })[0]).toMatch(/TLS only/);
+  expect(loadConfig({ ...live, STORE_API_URL: 'http://127.0.0.1:4010/' }).store).toMatchObject({ apiUrl: 'http://127.0.0.1:4010' });
+  expect(loadConfig({ ...live, STORE_API_URL: 'http://localhost:9000' }).store).toMatchObject({ apiUrl: 'http://localhost:9000' });
+});
+
+test('bad values of STORE_ID and STORE_ALLOW_WRITES say how to set them', () => {
+  expect(problemsOf({ ...live, STORE_ID: 'my-store' })[0]).toMatch(/STORE_ID.*numeric/);
+  expect(problemsOf({ ...live, STORE_ALLOW_WRITES: 'yes' })[0]).toMatch(/STORE_ALLOW_WRITES=1/);
+});
+
+test('the token never appears in errors or in the printable summary', () => {
+  const problems = problemsOf({ ...live, STORE_API_URL: 'ftp://example.com' });
+  expect(problems.join('\n')).not.toContain(live.STORE_ACCESS_TOKEN);
+  expect(JSON.stringify(describeConfig(loadConfig(live)))).not.toContain(live.STORE_ACCESS_TOKEN);
+});
