@@ -1,0 +1,152 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+
+/** Where the contracts live: `contracts/<api>/schemas/<name>.schema.json`. */
+export const CONTRACTS_DIR = fileURLToPath(new URL('../../contracts/', import.meta.url));
+
+/** Every schema's `$id` is this base + `<api>/<name>.schema.json`, so `$ref`s between files stay relative. */
+export const SCHEMA_ID_BASE = 'https://harness.local/contracts/';
+
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+const SCHEMA_FILE = /^([a-z0-9-]+)\.schema\.json$/;
+
+/** One schema file as loaded: its short name (`store/category`), file, `$id` and body. */
+export interface SchemaEntry {
+  readonly name: string;
+  readonly file: string;
+  readonly id: string;
+  readonly schema: AnySchemaObject;
+}
+
+/**
+ * Every JSON Schema under `contracts/<api>/schemas/`, loaded and compiled once
+ * with Ajv (draft 2020-12, ajv-formats, strict mode, all errors, verbose errors
+ * so that validate.ts can say what value failed and against which titled schema).
+ *
+ * Generic over APIs: a new `contracts/<api>/schemas/` folder is picked up with no
+ * change here. Schemas are named `<api>/<file name without .schema.json>`.
+ */
+export class SchemaRegistry {
+  /** Reads and compiles every schema under `contractsDir`; throws naming the file at fault. */
+  static load(contractsDir: string = CONTRACTS_DIR): SchemaRegistry {
+    const entries = readSchemaFiles(contractsDir);
+    const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
+    ajvFormats.default(ajv);
+    for (const entry of entries) {
+      try {
+        ajv.addSchema(entry.schema);
+      } catch (error) {
+        throw new Error(`schemaRegistry: ${entry.file} could not be added: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    const compiled = new Map<string, ValidateFunction>();
+    for (const entry of entries) {
+      let validator: ValidateFunction | undefined;
+      try {
+        validator = ajv.getSchema(entry.id);
+      } catch (error) {
+        throw new Error(
+          `schemaRegistry: ${entry.file} does not compile in strict mode: ${(error as Error).message}. ` +
+            'Fix the schema (unknown keywords, missing "type", unresolved $ref).',
+          { cause: error },
+        );
+      }
+      if (!validator) throw new Error(`schemaRegistry: ${entry.file} compiled to nothing (id ${entry.id})`);
+      compiled.set(entry.name, validator);
+    }
+    return new SchemaRegistry(entries, compiled);
+  }
+
+  /** Short names of every loaded schema, sorted: `store/category`, `store/product`, ... */
+  readonly names: readonly string[];
+  readonly #entries: ReadonlyMap<string, SchemaEntry>;
+  readonly #compiled: ReadonlyMap<string, ValidateFunction>;
+
+  private constructor(entries: readonly SchemaEntry[], compiled: ReadonlyMap<string, ValidateFunction>) {
+    this.#entries = new Map(entries.map((entry) => [entry.name, entry]));
+    this.#compiled = compiled;
+    this.names = [...this.#entries.keys()].sort();
+  }
+
+  has(name: string): boolean {
+    return this.#compiled.has(name);
+  }
+
+  /** The compiled validator of `name` (compiled once at load; every call returns the same function). */
+  compile(name: string): ValidateFunction {
+    const validator = this.#compiled.get(name);
+    if (!validator) throw this.#unknown(name);
+    return validator;
+  }
+
+  /** The loaded entry (file, `$id`, schema body) of `name`. */
+  entry(name: string): SchemaEntry {
+    const entry = this.#entries.get(name);
+    if (!entry) throw this.#unknown(name);
+    return entry;
+  }
+
+  #unknown(name: string): Error {
+    const [api = '<api>', file = '<name>'] = name.split('/');
+    return new Error(
+      `schemaRegistry: no schema named '${name}'. Known: ${this.names.join(', ')}. ` +
+        `Use one of these names, or add contracts/${api}/schemas/${file}.schema.json.`,
+    );
+  }
+}
+
+let shared: SchemaRegistry | undefined;
+
+/** The registry of the repo's contracts, loaded and compiled on first use, then shared. */
+export function schemaRegistry(): SchemaRegistry {
+  shared ??= SchemaRegistry.load();
+  return shared;
+}
+
+function readSchemaFiles(contractsDir: string): SchemaEntry[] {
+  if (!existsSync(contractsDir)) {
+    throw new Error(`schemaRegistry: contracts folder ${contractsDir} does not exist. Point SchemaRegistry.load at the repo's contracts/ folder.`);
+  }
+  const entries: SchemaEntry[] = [];
+  const apis = readdirSync(contractsDir, { withFileTypes: true })
+    .filter((dirent) => dirent.isDirectory())
+    .map((dirent) => dirent.name)
+    .sort();
+  for (const api of apis) {
+    const schemasDir = join(contractsDir, api, 'schemas');
+    if (!existsSync(schemasDir)) continue;
+    for (const fileName of readdirSync(schemasDir).sort()) {
+      if (!fileName.endsWith('.schema.json')) continue;
+      const file = join(schemasDir, fileName);
+      const match = SCHEMA_FILE.exec(fileName);
+      if (!match) throw new Error(`schemaRegistry: ${file}: name schema files in kebab-case, <name>.schema.json`);
+      entries.push(readSchemaFile(file, api, match[1] as string));
+    }
+  }
+  return entries;
+}
+
+function readSchemaFile(file: string, api: string, baseName: string): SchemaEntry {
+  let schema: unknown;
+  try {
+    schema = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`schemaRegistry: ${file} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new Error(`schemaRegistry: ${file} must hold a JSON Schema object`);
+  }
+  const body = schema as AnySchemaObject;
+  if (body.$schema !== DRAFT_2020_12) {
+    throw new Error(`schemaRegistry: ${file} must declare "$schema": "${DRAFT_2020_12}" (found ${JSON.stringify(body.$schema)})`);
+  }
+  const id = `${SCHEMA_ID_BASE}${api}/${baseName}.schema.json`;
+  if (body.$id !== id) {
+    throw new Error(`schemaRegistry: ${file} must have "$id": "${id}" so that its name and relative $refs stay stable (found ${JSON.stringify(body.$id)})`);
+  }
+  return { name: `${api}/${baseName}`, file, id, schema: body };
+}
