@@ -1,0 +1,132 @@
+import type { Clock } from '../../clock/Clock.ts';
+import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
+import type { RateHeaders } from './types.ts';
+
+/** A place in the bucket held by one request from the moment it leaves until its answer is read. */
+export interface PacerTicket {
+  /** Another request was in flight at some point while this one was. */
+  overlapped: boolean;
+}
+
+/**
+ * The client's model of the provider's leaky bucket (store.client.paces-to-bucket):
+ * capacity 40, leaking 2 requests per second (store.ratelimit.leak-rate).
+ *
+ * The level is kept in milliseconds of draining, the unit of X-Rate-Limit-Reset,
+ * so whole-millisecond clocks give exact, integer waits. Before a request the
+ * pacer waits exactly until the modelled level plus the requests in flight
+ * leaves room for one more, and not a millisecond longer.
+ *
+ * The model follows the provider's answers rather than counting on its own:
+ * other programs may share the bucket, and the provider's count is the truth.
+ */
+export class Pacer {
+  readonly #clock: Clock;
+  #capacity: number = STORE_CONTRACT.bucketSize;
+  /** Milliseconds the modelled bucket needs to drain, as of #at. */
+  #drainMs = 0;
+  #at: number;
+  readonly #inFlight = new Set<PacerTicket>();
+  /** Waiters take turns, so two never both claim the same free place. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #released = Promise.withResolvers<void>();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+    this.#at = clock.now();
+  }
+
+  /** Requests in the modelled bucket now, in flight not included (fractional while leaking). */
+  level(): number {
+    return this.#drainAt(this.#clock.now()) / MS_PER_LEAK;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Milliseconds until one more request fits; 0 when it fits now. */
+  waitNeeded(): number {
+    const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + 1 - this.#capacity) * MS_PER_LEAK;
+    return Math.max(0, Math.ceil(overflow));
+  }
+
+  /** Waits (on the clock) until one more request fits, then holds its place. */
+  acquire(): Promise<PacerTicket> {
+    const turn = this.#queue.then(() => this.#waitForRoom());
+    this.#queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Holds a place without waiting: an unpaced request still fills the provider's bucket. */
+  track(): PacerTicket {
+    return this.#hold();
+  }
+
+  /**
+   * Gives the place back once the answer is in, syncing the model from its rate
+   * headers. Without headers (or without an answer) the request is assumed to
+   * have been counted.
+   */
+  release(ticket: PacerTicket, rate: RateHeaders | undefined): void {
+    if (!this.#inFlight.delete(ticket)) return;
+    const now = this.#clock.now();
+    const modelled = this.#drainAt(now);
+    if (rate?.limit !== undefined && rate.limit >= 1) this.#capacity = rate.limit;
+    const observed = observedDrainMs(rate, this.#capacity);
+    if (observed === undefined) this.#drainMs = modelled + MS_PER_LEAK;
+    // Alone on the wire, the answer is the provider's latest count: take it, even when lower.
+    // Overlapping answers may arrive out of order: a stale one must not lower the level.
+    else this.#drainMs = ticket.overlapped ? Math.max(observed, modelled) : observed;
+    this.#at = now;
+    this.#released.resolve();
+    this.#released = Promise.withResolvers<void>();
+  }
+
+  async #waitForRoom(): Promise<PacerTicket> {
+    for (;;) {
+      const wait = this.waitNeeded();
+      if (wait === 0) return this.#hold();
+      if (this.#inFlight.size === 0) {
+        await this.#clock.sleep(wait);
+      } else {
+        // An answer in flight may show the bucket lower than the model assumes: look again then.
+        await Promise.race([this.#clock.sleep(wait), this.#released.promise]);
+      }
+    }
+  }
+
+  #hold(): PacerTicket {
+    const ticket: PacerTicket = { overlapped: this.#inFlight.size > 0 };
+    for (const other of this.#inFlight) other.overlapped = true;
+    this.#inFlight.add(ticket);
+    return ticket;
+  }
+
+  #drainAt(now: number): number {
+    return Math.max(0, this.#drainMs - Math.max(0, now - this.#at));
+  }
+}
+
+/**
+ * The provider's level in drain milliseconds, from the rate headers of one answer
+ * (store.ratelimit.headers). Limit − Remaining is a whole number of requests,
+ * rounded up when the level is fractional; Reset says the same in milliseconds,
+ * exactly. Reset is taken when it agrees with Remaining to within one request
+ * (so a Reset in seconds, as an old draft had it, is not mistaken for a nearly
+ * empty bucket); otherwise Limit − Remaining.
+ */
+export function observedDrainMs(rate: RateHeaders | undefined, capacity: number): number | undefined {
+  if (!rate) return undefined;
+  const limit = rate.limit ?? capacity;
+  if (rate.remaining !== undefined) {
+    const byRemaining = Math.max(0, limit - rate.remaining) * MS_PER_LEAK;
+    if (rate.reset !== undefined && Math.abs(rate.reset - byRemaining) <= MS_PER_LEAK) return rate.reset;
+    return byRemaining;
+  }
+  return rate.reset;
+}

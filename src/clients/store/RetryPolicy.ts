@@ -1,0 +1,109 @@
+import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { StoreConfigError } from './errors.ts';
+import type { RateHeaders, RetryOptions } from './types.ts';
+
+/** What to do after an answer: retry after `afterMs`, or nothing (undefined). */
+export interface RetryDecision {
+  reason: string;
+  afterMs: number;
+}
+
+/** Network failures worth another attempt; anything else is a bug or a setup error. */
+const RETRYABLE_NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * When and how long to wait before another attempt:
+ * - 500, 502, 503, 504 (store.errors.server-errors-retried): bounded exponential
+ *   back-off, base × 2^n up to maxDelayMs; a Retry-After is honoured, capped the same.
+ * - 429 (store.client.paces-to-bucket): until one request fits by the rate headers,
+ *   Reset − (Limit − 1) × 500 ms, at least one leak interval.
+ * - network failures: the same back-off as 5xx.
+ * Retries of all three share one budget, maxRetries.
+ */
+export class RetryPolicy {
+  readonly maxRetries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+
+  constructor(options: RetryOptions = {}) {
+    this.maxRetries = checked('retry.maxRetries', options.maxRetries ?? 3);
+    this.baseDelayMs = checked('retry.baseDelayMs', options.baseDelayMs ?? 250);
+    this.maxDelayMs = checked('retry.maxDelayMs', options.maxDelayMs ?? 8_000);
+  }
+
+  /** The decision after retry number `retriesSoFar` answered `status`. */
+  decide(
+    answer: { status: number; headers: Readonly<Record<string, string>>; rate?: RateHeaders },
+    retriesSoFar: number,
+    now: number,
+  ): RetryDecision | undefined {
+    if (retriesSoFar >= this.maxRetries) return undefined;
+    const retryAfter = retryAfterMs(answer.headers['retry-after'], now);
+    if (answer.status === 429) {
+      const byBucket = rateLimitWaitMs(answer.rate);
+      const afterMs = retryAfter === undefined ? byBucket : Math.max(byBucket, Math.min(retryAfter, this.maxDelayMs));
+      return { reason: '429 Too Many Requests: waiting until one request fits the bucket', afterMs };
+    }
+    if (STORE_CONTRACT.retryableStatuses.includes(answer.status)) {
+      const afterMs = retryAfter === undefined ? this.backoffMs(retriesSoFar) : Math.min(retryAfter, this.maxDelayMs);
+      return { reason: `${answer.status}: service trouble, retrying later`, afterMs };
+    }
+    return undefined;
+  }
+
+  /** The decision after a network failure with the given error code. */
+  decideNetwork(code: string, retriesSoFar: number): RetryDecision | undefined {
+    if (retriesSoFar >= this.maxRetries || !RETRYABLE_NETWORK_CODES.has(code)) return undefined;
+    return { reason: `${code}: no answer, retrying`, afterMs: this.backoffMs(retriesSoFar) };
+  }
+
+  /** base × 2^n, capped at maxDelayMs. */
+  backoffMs(retriesSoFar: number): number {
+    return Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** retriesSoFar);
+  }
+}
+
+/**
+ * Milliseconds until one more request fits a bucket that just answered 429:
+ * the bucket is empty after Reset ms and has room for one at Limit − 1, i.e.
+ * Reset − (Limit − 1) × 500 ms; at least one leak interval, at most a full drain.
+ */
+export function rateLimitWaitMs(rate: RateHeaders | undefined): number {
+  const limit = rate?.limit ?? STORE_CONTRACT.bucketSize;
+  let wait: number = MS_PER_LEAK;
+  if (rate?.reset !== undefined) wait = rate.reset - (limit - 1) * MS_PER_LEAK;
+  else if (rate?.remaining !== undefined) wait = (1 - rate.remaining) * MS_PER_LEAK;
+  return Math.min(Math.max(MS_PER_LEAK, Math.ceil(wait)), Math.max(limit, 1) * MS_PER_LEAK);
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP date. */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function checked(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new StoreConfigError(
+      `StoreClient: ${name} must be a finite number ≥ 0, got ${value}. Fix: pass a non-negative number or leave it out for the default.`,
+    );
+  }
+  return value;
+}

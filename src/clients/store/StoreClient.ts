@@ -1,0 +1,375 @@
+/**
+ * The typed client of the Store Commerce API (../shared/specs/store-commerce-api.md).
+ *
+ * `send` is the low-level door the suites use to observe the provider: it
+ * never throws for an HTTP status. The resource methods on top of it throw
+ * typed errors (errors.ts) and follow Link headers for whole collections.
+ * Every attempt is paced to the documented bucket (Pacer), retried by the
+ * RetryPolicy, and reported to `onExchange` with its secrets redacted.
+ */
+import type { Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../../clock/Clock.ts';
+import { redactHeaders, redactText, redactUrl } from '../../http/redact.ts';
+import { buildRequest, type PreparedRequest } from './buildRequest.ts';
+import { apiErrorFor, StoreConfigError, StoreInvalidResponseError, StoreTransportError, type StoreApiError } from './errors.ts';
+import { Pacer } from './Pacer.ts';
+import { RetryPolicy, type RetryDecision } from './RetryPolicy.ts';
+import { toStoreInfo } from './toStoreInfo.ts';
+import { toStoreResponse } from './toStoreResponse.ts';
+import { transport, type RawResponse } from './transport.ts';
+import type {
+  Category,
+  CategoryInput,
+  Exchange,
+  ListParams,
+  Page,
+  Product,
+  ProductInput,
+  StoreClientOptions,
+  StoreInfo,
+  StoreRequest,
+  StoreResponse,
+  Webhook,
+  WebhookInput,
+} from './types.ts';
+
+/** What one send did: the last answer and the retries it took. */
+interface Sent {
+  response: StoreResponse;
+  retries: number;
+}
+
+/** "Last page is N": the provider's answer past the last page (store.pagination.past-last-page-404). */
+const LAST_PAGE = /^Last page is (\d+)$/;
+
+export class StoreClient {
+  /** The store's base URL, /v1/{store_id} included, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly #base: URL;
+  readonly #token: string;
+  readonly #userAgent: string;
+  readonly #clock: Clock;
+  readonly #pace: boolean;
+  readonly #retry: RetryPolicy;
+  readonly #dispatcher: Dispatcher | undefined;
+  readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+  readonly #secrets: string[];
+  readonly #pacer: Pacer;
+
+  constructor(options: StoreClientOptions) {
+    this.#base = baseUrlOf(options.baseUrl);
+    this.baseUrl = this.#base.href.replace(/\/+$/, '');
+    this.#token = required('token', options.token, 'pass the access token the store owner granted the app');
+    this.#userAgent = required('userAgent', options.userAgent, 'pass the app name and a contact, e.g. "My app (https://example.com/contact)"');
+    this.#clock = options.clock ?? systemClock;
+    this.#pace = options.pace ?? true;
+    this.#retry = new RetryPolicy(options.retry);
+    this.#dispatcher = options.dispatcher;
+    this.#onExchange = options.onExchange;
+    this.#secrets = [this.#token, ...(options.secrets ?? [])].filter((s) => s.length > 0);
+    this.#pacer = new Pacer(this.#clock);
+  }
+
+  /**
+   * Sends one request and answers whatever the provider said, after pacing and
+   * the retries the RetryPolicy allows. Throws only when no answer came
+   * (StoreTransportError) or the request itself is unusable (StoreRequestError).
+   */
+  async send(request: StoreRequest): Promise<StoreResponse> {
+    return (await this.#send(request)).response;
+  }
+
+  // --- Store ------------------------------------------------------------------
+
+  /** GET /store, languages normalised to codes. */
+  async getStore(): Promise<StoreInfo> {
+    const response = await this.#expectOk({ method: 'GET', path: '/store' });
+    return toStoreInfo(this.#jsonOf(response), response.headers['x-main-language']);
+  }
+
+  // --- Products ---------------------------------------------------------------
+
+  listProducts(params: ListParams = {}): Promise<Page<Product>> {
+    return this.#list<Product>('/products', params);
+  }
+
+  iterateProducts(params: ListParams = {}): AsyncIterable<Product> {
+    return this.#iterate<Product>('/products', params);
+  }
+
+  getProduct(id: number | string): Promise<Product> {
+    return this.#resource<Product>({ method: 'GET', path: `/products/${segment(id)}` });
+  }
+
+  createProduct(input: ProductInput): Promise<Product> {
+    return this.#resource<Product>({ method: 'POST', path: '/products', json: input });
+  }
+
+  updateProduct(id: number | string, input: ProductInput): Promise<Product> {
+    return this.#resource<Product>({ method: 'PUT', path: `/products/${segment(id)}`, json: input });
+  }
+
+  async deleteProduct(id: number | string): Promise<void> {
+    await this.#expectOk({ method: 'DELETE', path: `/products/${segment(id)}` });
+  }
+
+  // --- Categories -------------------------------------------------------------
+
+  listCategories(params: ListParams = {}): Promise<Page<Category>> {
+    return this.#list<Category>('/categories', params);
+  }
+
+  iterateCategories(params: ListParams = {}): AsyncIterable<Category> {
+    return this.#iterate<Category>('/categories', params);
+  }
+
+  getCategory(id: number | string): Promise<Category> {
+    return this.#resource<Category>({ method: 'GET', path: `/categories/${segment(id)}` });
+  }
+
+  createCategory(input: CategoryInput): Promise<Category> {
+    return this.#resource<Category>({ method: 'POST', path: '/categories', json: input });
+  }
+
+  updateCategory(id: number | string, input: CategoryInput): Promise<Category> {
+    return this.#resource<Category>({ method: 'PUT', path: `/categories/${segment(id)}`, json: input });
+  }
+
+  async deleteCategory(id: number | string): Promise<void> {
+    await this.#expectOk({ method: 'DELETE', path: `/categories/${segment(id)}` });
+  }
+
+  // --- Webhooks ---------------------------------------------------------------
+
+  /** Every registered webhook, following Link next if the provider pages them. */
+  async listWebhooks(): Promise<Webhook[]> {
+    const all: Webhook[] = [];
+    for await (const webhook of this.#iterate<Webhook>('/webhooks', {})) all.push(webhook);
+    return all;
+  }
+
+  createWebhook(input: WebhookInput): Promise<Webhook> {
+    return this.#resource<Webhook>({ method: 'POST', path: '/webhooks', json: { event: input.event, url: input.url } });
+  }
+
+  async deleteWebhook(id: number | string): Promise<void> {
+    await this.#expectOk({ method: 'DELETE', path: `/webhooks/${segment(id)}` });
+  }
+
+  // --- Collections ------------------------------------------------------------
+
+  async #list<T>(path: string, params: ListParams): Promise<Page<T>> {
+    const sent = await this.#send({ method: 'GET', path, query: params });
+    const { response } = sent;
+    // Observed on the real service: an empty collection answers page 1 with 404 "Last page is 0".
+    if (response.status === 404 && lastPageOf(response) === 0 && isFirstPage(params.page)) {
+      return { items: [], totalCount: 0, links: {}, response };
+    }
+    if (!isOk(response.status)) throw this.#errorFor(sent);
+    return { items: this.#arrayOf<T>(response), totalCount: response.totalCount, links: response.links, response };
+  }
+
+  /** Every item of a collection, page after page through Link next only (store.pagination.follow-links). */
+  async *#iterate<T>(path: string, params: ListParams): AsyncGenerator<T> {
+    const first = await this.#list<T>(path, params);
+    yield* first.items;
+    const visited = new Set<string>();
+    let next = first.links.next;
+    while (next !== undefined) {
+      if (visited.has(next)) {
+        throw new StoreInvalidResponseError({
+          status: 200,
+          method: 'GET',
+          url: redactUrl(next, this.#secrets),
+          what: 'a Link next that points back to a page already read',
+          text: '',
+        });
+      }
+      visited.add(next);
+      const sent = await this.#send({ method: 'GET', url: next });
+      // The collection shrank while we read it: the page we were sent to is gone.
+      if (sent.response.status === 404 && lastPageOf(sent.response) !== undefined) return;
+      if (!isOk(sent.response.status)) throw this.#errorFor(sent);
+      yield* this.#arrayOf<T>(sent.response);
+      next = sent.response.links.next;
+    }
+  }
+
+  // --- Plumbing ---------------------------------------------------------------
+
+  async #resource<T>(request: StoreRequest): Promise<T> {
+    const response = await this.#expectOk(request);
+    return this.#jsonOf(response) as T;
+  }
+
+  async #expectOk(request: StoreRequest): Promise<StoreResponse> {
+    const sent = await this.#send(request);
+    if (!isOk(sent.response.status)) throw this.#errorFor(sent);
+    return sent.response;
+  }
+
+  #jsonOf(response: StoreResponse): unknown {
+    return response.json();
+  }
+
+  #arrayOf<T>(response: StoreResponse): T[] {
+    const body = response.json();
+    if (!Array.isArray(body)) {
+      throw new StoreInvalidResponseError({
+        status: response.status,
+        method: response.method,
+        url: response.url,
+        what: 'a collection body that is not a JSON array (store.pagination.collection-is-array)',
+        text: redactText(response.text, this.#secrets),
+      });
+    }
+    return body as T[];
+  }
+
+  #errorFor({ response, retries }: Sent): StoreApiError {
+    const text = redactText(response.text, this.#secrets);
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: the error keeps the text.
+    }
+    return apiErrorFor({
+      status: response.status,
+      method: response.method,
+      url: response.url,
+      body,
+      retries,
+      ...(response.rate ? { rate: response.rate } : {}),
+    });
+  }
+
+  async #send(request: StoreRequest): Promise<Sent> {
+    const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
+    const secrets = [...this.#secrets, ...prepared.secrets];
+    const url = redactUrl(prepared.url.href, secrets);
+    const pace = this.#pace && request.pace !== false;
+    const retry = request.retry !== false;
+
+    for (let attempt = 0; ; attempt++) {
+      const queuedAt = this.#clock.now();
+      const ticket = pace ? await this.#pacer.acquire() : this.#pacer.track();
+      const startedAt = this.#clock.now();
+      const base = { attempt, startedAt, pacedMs: startedAt - queuedAt, secrets, prepared, url };
+
+      let raw: RawResponse;
+      try {
+        raw = await transport(prepared, this.#dispatcher);
+      } catch (error) {
+        // No answer: the request may still have reached the bucket, so it is counted.
+        this.#pacer.release(ticket, undefined);
+        const { code, message } = networkErrorOf(error);
+        const decision = retry ? this.#retry.decideNetwork(code, attempt) : undefined;
+        this.#report(base, { error: { code, message: redactText(message, secrets) } }, decision);
+        if (!decision) {
+          throw new StoreTransportError({
+            method: prepared.method,
+            url,
+            attempts: attempt + 1,
+            causeCode: code,
+            causeMessage: redactText(message, secrets),
+            cause: error,
+          });
+        }
+        await this.#clock.sleep(decision.afterMs);
+        continue;
+      }
+
+      const response = toStoreResponse(raw, { method: prepared.method, url, redactText: (text) => redactText(text, secrets) });
+      this.#pacer.release(ticket, response.rate);
+      const decision = retry ? this.#retry.decide(response, attempt, this.#clock.now()) : undefined;
+      this.#report(base, { response: raw }, decision);
+      if (!decision) return { response, retries: attempt };
+      await this.#clock.sleep(decision.afterMs);
+    }
+  }
+
+  #report(
+    base: { attempt: number; startedAt: number; pacedMs: number; secrets: string[]; prepared: PreparedRequest; url: string },
+    outcome: { response: RawResponse } | { error: { code: string; message: string } },
+    decision: RetryDecision | undefined,
+  ): void {
+    if (!this.#onExchange) return;
+    const { prepared, secrets } = base;
+    const exchange: Exchange = {
+      attempt: base.attempt,
+      startedAt: base.startedAt,
+      durationMs: this.#clock.now() - base.startedAt,
+      pacedMs: base.pacedMs,
+      request: {
+        method: prepared.method,
+        url: base.url,
+        headers: redactHeaders(prepared.headers, secrets),
+        ...(prepared.body !== undefined ? { body: redactText(prepared.body, secrets) } : {}),
+      },
+      ...('response' in outcome
+        ? {
+            response: {
+              status: outcome.response.status,
+              headers: redactHeaders(outcome.response.headers, secrets),
+              body: redactText(outcome.response.text, secrets),
+            },
+          }
+        : { error: outcome.error }),
+      ...(decision ? { retry: { reason: decision.reason, afterMs: decision.afterMs } } : {}),
+    };
+    this.#onExchange(exchange);
+  }
+}
+
+function isOk(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+function isFirstPage(page: string | number | undefined): boolean {
+  return page === undefined || Number(page) === 1;
+}
+
+/** N of a 404 "Last page is N", else undefined. */
+function lastPageOf(response: StoreResponse): number | undefined {
+  if (response.status !== 404) return undefined;
+  try {
+    const description = response.json<{ description?: unknown } | null>()?.description;
+    const match = typeof description === 'string' ? LAST_PAGE.exec(description) : null;
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function segment(id: number | string): string {
+  return encodeURIComponent(String(id));
+}
+
+function networkErrorOf(error: unknown): { code: string; message: string } {
+  const err = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
+  // undici wraps socket errors: the useful code is often on the cause.
+  const code = [err?.cause?.code, err?.code].find((c): c is string => typeof c === 'string' && c !== 'UND_ERR') ?? 'UNKNOWN';
+  const message = [err?.message, err?.cause?.message].filter((m): m is string => typeof m === 'string' && m !== '').join(': ') || String(error);
+  return { code, message };
+}
+
+function baseUrlOf(value: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new StoreConfigError(
+      `StoreClient: baseUrl ${JSON.stringify(redactUrl(String(value)))} is not an absolute http(s) URL. Fix: pass the store's base with version and store id, e.g. http://127.0.0.1:4010/v1/100001.`,
+    );
+  }
+  return url;
+}
+
+function required(name: string, value: unknown, fix: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new StoreConfigError(`StoreClient: option ${name} is missing or empty. Fix: ${fix}.`);
+  return value;
+}

@@ -1,0 +1,118 @@
+import { STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { StoreRequestError } from './errors.ts';
+import type { StoreRequest } from './types.ts';
+
+/** A StoreRequest made concrete: what goes on the wire. */
+export interface PreparedRequest {
+  method: string;
+  url: URL;
+  /** Every header the client sets, names as written. */
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** A bodyless PUT that must go without Content-Length (store.http.put-without-length-411). */
+  omitContentLength: boolean;
+  /** Credential values of this request beyond the client's own, to redact. */
+  secrets: string[];
+}
+
+export interface RequestDefaults {
+  baseUrl: URL;
+  token: string;
+  userAgent: string;
+}
+
+/**
+ * Builds the wire request by the Common request rules:
+ * - the token as `Authentication: bearer <token>` (store.auth.authentication-header);
+ * - a User-Agent on every request (store.http.user-agent-required);
+ * - JSON bodies with Content-Type: application/json; charset=utf-8 (store.http.content-type-required);
+ * - Content-Length: 0 on a PUT without a body (store.http.put-empty-body-content-length).
+ * Each can be switched off or overridden, for the suites that check the provider's refusals.
+ */
+export function buildRequest(request: StoreRequest, defaults: RequestDefaults): PreparedRequest {
+  const method = request.method;
+  if (!method) throw new StoreRequestError('StoreClient.send: the request has no method. Fix: set method, e.g. "GET".');
+  const url = targetUrl(request, defaults.baseUrl);
+  const headers = new HeaderMap();
+  const secrets: string[] = [];
+
+  const auth = request.auth ?? 'token';
+  if (auth === 'token') {
+    // The token goes only where the store lives: a Link (or a typo) must not carry it elsewhere.
+    if (url.origin !== defaults.baseUrl.origin) {
+      throw new StoreRequestError(
+        `StoreClient.send: refusing to send the store token to ${url.origin}; the store's base URL is on ${defaults.baseUrl.origin}. ` +
+          "Fix: reach the store through path (or a URL on its origin); for another origin pass auth: 'none' or an explicit { header, value }.",
+      );
+    }
+    headers.set(STORE_CONTRACT.tokenHeader, `${STORE_CONTRACT.tokenScheme} ${defaults.token}`);
+  } else if (auth !== 'none') {
+    headers.set(auth.header, auth.value);
+    secrets.push(auth.value);
+  }
+
+  const userAgent = request.userAgent === undefined ? defaults.userAgent : request.userAgent;
+  if (userAgent !== null) headers.set('User-Agent', userAgent);
+
+  if (request.json !== undefined && request.rawBody !== undefined) {
+    throw new StoreRequestError('StoreClient.send: the request has both json and rawBody. Fix: pass one of them.');
+  }
+  const body = request.json !== undefined ? JSON.stringify(request.json) : request.rawBody;
+  if (body !== undefined && request.contentType !== null) headers.set('Content-Type', request.contentType ?? STORE_CONTRACT.jsonContentType);
+  if (body === undefined && typeof request.contentType === 'string') headers.set('Content-Type', request.contentType);
+
+  const bodylessPut = body === undefined && method.toUpperCase() === 'PUT';
+  const omitContentLength = bodylessPut && request.contentLength0 === false;
+  if (bodylessPut && !omitContentLength) headers.set('Content-Length', '0');
+
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
+  if (omitContentLength) headers.delete('Content-Length');
+
+  return { method, url, headers: headers.toRecord(), body, omitContentLength, secrets };
+}
+
+/** Joins a path under the base (keeping /v1/{store_id}), or takes an absolute URL; then the query. */
+function targetUrl(request: StoreRequest, base: URL): URL {
+  if (request.url !== undefined && request.path !== undefined) {
+    throw new StoreRequestError('StoreClient.send: the request has both path and url. Fix: pass path (relative to the base URL) or url (absolute), not both.');
+  }
+  let url: URL;
+  if (request.url !== undefined) {
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw new StoreRequestError(
+        `StoreClient.send: url ${JSON.stringify(request.url)} is not an absolute URL. Fix: pass an absolute URL, or use path for one relative to the base URL.`,
+      );
+    }
+  } else {
+    url = new URL(base.href);
+    const path = request.path ?? '';
+    const queryAt = path.indexOf('?');
+    const pathname = queryAt < 0 ? path : path.slice(0, queryAt);
+    const basePath = base.pathname.replace(/\/+$/, '');
+    url.pathname = pathname === '' ? basePath : `${basePath}${pathname.startsWith('/') ? '' : '/'}${pathname}`;
+    url.search = queryAt < 0 ? '' : path.slice(queryAt);
+  }
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url;
+}
+
+/** Headers with case-insensitive names; a later set replaces an earlier one of any case. */
+class HeaderMap {
+  readonly #entries = new Map<string, { name: string; value: string }>();
+
+  set(name: string, value: string): void {
+    this.#entries.set(name.toLowerCase(), { name, value });
+  }
+
+  delete(name: string): void {
+    this.#entries.delete(name.toLowerCase());
+  }
+
+  toRecord(): Record<string, string> {
+    return Object.fromEntries([...this.#entries.values()].map(({ name, value }) => [name, value]));
+  }
+}

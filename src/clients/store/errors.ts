@@ -1,0 +1,263 @@
+/**
+ * Errors of the Store client. Each class has a stable `code` (tests and reports
+ * match on it, not on wording) and a message that says who speaks, what
+ * happened, and the fix. URLs and bodies in them are already redacted.
+ */
+import { STATUS_CODES } from 'node:http';
+import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
+import type { RateHeaders } from './types.ts';
+
+export type StoreErrorCode =
+  | 'STORE_ERR_CONFIG'
+  | 'STORE_ERR_INVALID_REQUEST'
+  | 'STORE_ERR_TRANSPORT'
+  | 'STORE_ERR_INVALID_RESPONSE'
+  | 'STORE_ERR_API'
+  | 'STORE_ERR_PAYMENT_REQUIRED'
+  | 'STORE_ERR_VALIDATION'
+  | 'STORE_ERR_RATE_LIMITED'
+  | 'STORE_ERR_NOT_FOUND';
+
+export class StoreClientError extends Error {
+  readonly code: StoreErrorCode;
+
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** The client was constructed with options it cannot work with. */
+export class StoreConfigError extends StoreClientError {
+  constructor(message: string) {
+    super('STORE_ERR_CONFIG', message);
+  }
+}
+
+/** A StoreRequest the client refuses to send (e.g. the token to a foreign origin). */
+export class StoreRequestError extends StoreClientError {
+  constructor(message: string) {
+    super('STORE_ERR_INVALID_REQUEST', message);
+  }
+}
+
+/** No HTTP answer at all, after the retries. */
+export class StoreTransportError extends StoreClientError {
+  readonly method: string;
+  readonly url: string;
+  readonly attempts: number;
+  /** The network error's own code, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
+  readonly causeCode: string;
+
+  constructor(details: { method: string; url: string; attempts: number; causeCode: string; causeMessage: string; cause?: unknown }) {
+    super(
+      'STORE_ERR_TRANSPORT',
+      `Store client: ${details.method} ${details.url} got no answer after ${details.attempts} attempt(s): ` +
+        `${details.causeCode} ${details.causeMessage}. ` +
+        "Fix: check that the Store API (or its twin) is running and reachable at the client's baseUrl.",
+      { cause: details.cause },
+    );
+    this.method = details.method;
+    this.url = details.url;
+    this.attempts = details.attempts;
+    this.causeCode = details.causeCode;
+  }
+}
+
+/** An answer the client cannot read as the contract says (e.g. a collection that is not an array). */
+export class StoreInvalidResponseError extends StoreClientError {
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+
+  constructor(details: { status: number; method: string; url: string; what: string; text: string }) {
+    super(
+      'STORE_ERR_INVALID_RESPONSE',
+      `Store API answered ${details.method} ${details.url} with ${details.status} and ${details.what}: ` +
+        `${JSON.stringify(details.text.slice(0, 200))}. ` +
+        'Fix: this is the provider breaking the contract (no root element, collections are JSON arrays); report it.',
+    );
+    this.status = details.status;
+    this.method = details.method;
+    this.url = details.url;
+  }
+}
+
+/** What every HTTP error carries; bodies and URLs are redacted before they get here. */
+export interface ApiErrorDetails {
+  status: number;
+  method: string;
+  url: string;
+  /** The parsed JSON body, or the text when it is not JSON. */
+  body: unknown;
+  /** Retries spent before giving up. */
+  retries: number;
+  rate?: RateHeaders;
+}
+
+/** The Store API answered with a status that is not 2xx. */
+export class StoreApiError extends StoreClientError {
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly body: unknown;
+  /** The body's description (or error) member, when there is one. */
+  readonly description: string | undefined;
+
+  constructor(details: ApiErrorDetails, message?: string, code: StoreErrorCode = 'STORE_ERR_API') {
+    super(code, message ?? StoreApiError.compose(details, ...explain(details)));
+    this.status = details.status;
+    this.method = details.method;
+    this.url = details.url;
+    this.body = details.body;
+    this.description = descriptionOf(details.body);
+  }
+
+  /** `Store API answered 404 Not Found to GET <url> ("why"). <what it means> Fix: <fix>` */
+  static compose(details: ApiErrorDetails, meaning: string, fix: string): string {
+    const reason = STATUS_CODES[details.status] ?? 'Unknown Status';
+    const description = descriptionOf(details.body);
+    const said = description ? ` ("${description}")` : '';
+    return `Store API answered ${details.status} ${reason} to ${details.method} ${details.url}${said}. ${meaning} Fix: ${fix}`;
+  }
+}
+
+/** 402: the store's API access is suspended for lack of payment (store.client.payment-required-message). */
+export class PaymentRequiredError extends StoreApiError {
+  constructor(details: ApiErrorDetails) {
+    super(
+      details,
+      StoreApiError.compose(
+        details,
+        "The store's API access is suspended for lack of payment: the store's subscription was not renewed or the app's recurring charge was not paid. Every API call answers 402 until then, and webhooks are not called.",
+        "payment must be resumed (renew the store's subscription or pay the app's charge), then retry; after the app/resumed event, resync whatever the webhooks missed.",
+      ),
+      'STORE_ERR_PAYMENT_REQUIRED',
+    );
+  }
+}
+
+/** 422: the fields the provider refused, with their messages (store.client.validation-error-fields). */
+export class ValidationError extends StoreApiError {
+  /** Field name to messages: the body's members whose values are string arrays. */
+  readonly fields: Record<string, string[]>;
+
+  constructor(details: ApiErrorDetails) {
+    const fields = validationFields(details.body);
+    const listed = Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join('; ')}`);
+    super(
+      details,
+      StoreApiError.compose(
+        details,
+        listed.length > 0 ? `Invalid fields: ${listed.join(', ')}.` : 'The request was refused as unprocessable.',
+        listed.length > 0 ? 'correct the listed fields and send the request again.' : 'read the description; it names the limit or rule that was hit.',
+      ),
+      'STORE_ERR_VALIDATION',
+    );
+    this.fields = fields;
+  }
+}
+
+/** 429 that outlasted the retry budget (store.client.paces-to-bucket). */
+export class RateLimitError extends StoreApiError {
+  readonly rate: RateHeaders | undefined;
+
+  constructor(details: ApiErrorDetails) {
+    super(
+      details,
+      StoreApiError.compose(
+        details,
+        `The rate limit (a bucket of ${STORE_CONTRACT.bucketSize} requests leaking ${STORE_CONTRACT.leakPerSecond}/s per store and app) was still exceeded after ${details.retries} retries.`,
+        `keep pacing on and use one client per store and token so its pacer sees every request; if other programs share the token, wait about ${MS_PER_LEAK} ms per request they send.`,
+      ),
+      'STORE_ERR_RATE_LIMITED',
+    );
+    this.rate = details.rate;
+  }
+}
+
+/** 404: the resource (or the page) does not exist. */
+export class NotFoundError extends StoreApiError {
+  constructor(details: ApiErrorDetails) {
+    super(
+      details,
+      StoreApiError.compose(details, 'The resource does not exist in this store.', 'check the id and the store id in the base URL; it may have been deleted.'),
+      'STORE_ERR_NOT_FOUND',
+    );
+  }
+}
+
+/** The typed error for a non-2xx answer. */
+export function apiErrorFor(details: ApiErrorDetails): StoreApiError {
+  switch (details.status) {
+    case 402:
+      return new PaymentRequiredError(details);
+    case 404:
+      return new NotFoundError(details);
+    case 422:
+      return new ValidationError(details);
+    case 429:
+      return new RateLimitError(details);
+    default:
+      return new StoreApiError(details);
+  }
+}
+
+/**
+ * The field messages of a 422 body: `{"name":["can't be blank"]}` and the mixed
+ * `{"code":422,...,"price":["..."]}` alike (store.errors.validation-422).
+ */
+export function validationFields(body: unknown): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return fields;
+  for (const [key, value] of Object.entries(body)) {
+    if (Array.isArray(value) && value.length > 0 && value.every((m) => typeof m === 'string')) fields[key] = value;
+  }
+  return fields;
+}
+
+function descriptionOf(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 200) : undefined;
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  // Not `message`: it only repeats the reason phrase the message already shows.
+  for (const key of ['description', 'error']) {
+    const value = record[key];
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
+}
+
+/** What a status means and what to do, for statuses without their own class. */
+function explain(details: ApiErrorDetails): [meaning: string, fix: string] {
+  const { status, retries } = details;
+  if (STORE_CONTRACT.retryableStatuses.includes(status)) {
+    return [
+      `Service trouble on the provider's side; the client retried ${retries} time(s) with back-off.`,
+      'try again later; raise retry.maxRetries if the trouble is usually brief.',
+    ];
+  }
+  switch (status) {
+    case 400:
+      return [
+        'The provider refused the request as malformed.',
+        'send valid JSON and a User-Agent naming the app and a contact (store.http.user-agent-required).',
+      ];
+    case 401:
+      return [
+        'The access token was refused.',
+        'check the token for this store; it is sent as "Authentication: bearer <token>" and a new install replaces the old token.',
+      ];
+    case 403:
+      return ['The token lacks the rights for this call.', 'grant the app the needed scope and reinstall it in the store.'];
+    case 409:
+      return ['The provider reports a conflict, e.g. too many concurrent updates.', 'send the updates one after another and retry.'];
+    case 411:
+      return ['The provider needs a length.', 'send Content-Length: 0 on a PUT without a body (store.http.put-empty-body-content-length).'];
+    case 415:
+      return ["The provider did not accept the body's media type.", `send bodies with Content-Type: ${STORE_CONTRACT.jsonContentType}.`];
+    default:
+      return ['The request failed.', 'read the description and the status; the exchange record shows the full request.'];
+  }
+}

@@ -1,0 +1,59 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { PreparedRequest } from './buildRequest.ts';
+
+/** An answer as it came: status, lower-case headers, body text. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/**
+ * Sends one prepared request and reads the whole answer. Network failures are
+ * thrown as they come; the client decides about retries.
+ *
+ * undici always writes Content-Length: 0 on a bodyless PUT, so the one request
+ * that must go without it (store.http.put-without-length-411) takes node:http,
+ * which can drop both Content-Length and Transfer-Encoding. That request does
+ * not pass through a configured dispatcher.
+ */
+export async function transport(prepared: PreparedRequest, dispatcher?: Dispatcher): Promise<RawResponse> {
+  if (prepared.omitContentLength) return sendWithoutLength(prepared);
+  const response = await undiciRequest(prepared.url, {
+    method: prepared.method as Dispatcher.HttpMethod,
+    headers: prepared.headers,
+    body: prepared.body ?? null,
+    ...(dispatcher ? { dispatcher } : {}),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, headers: flatten(response.headers), text };
+}
+
+function sendWithoutLength(prepared: PreparedRequest): Promise<RawResponse> {
+  const client = prepared.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(prepared.url, { method: prepared.method, headers: prepared.headers });
+    req.removeHeader('content-length');
+    req.removeHeader('transfer-encoding');
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.end();
+  });
+}
+
+/** Lower-case names, repeated headers joined with ", ". */
+function flatten(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+/**
+ * What the Store client takes and gives. Resource types hold only the fields
+ * the harness uses; the suites check whole bodies against the JSON Schemas.
+ */
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../../clock/Clock.ts';
+import type { LinkRel } from '../../rules/storeContract.ts';
+
+export interface RetryOptions {
+  /** Retries after the first attempt, for 5xx, 429 and network failures. Default 3. */
+  maxRetries?: number;
+  /** First back-off delay; doubled on each retry. Default 250 ms. */
+  baseDelayMs?: number;
+  /** Upper bound of one back-off delay, Retry-After included. Default 8000 ms. */
+  maxDelayMs?: number;
+}
+
+export interface StoreClientOptions {
+  /** The store's base, already with /v1/{store_id}: `http://127.0.0.1:4010/v1/100001`. */
+  baseUrl: string;
+  token: string;
+  /** App name and a URL or an email: `My app (https://example.com/contact)`. */
+  userAgent: string;
+  /** Default systemClock; every wait (pacing, back-off) goes through clock.sleep. */
+  clock?: Clock;
+  /** Pace requests to the documented bucket. Default true. */
+  pace?: boolean;
+  retry?: RetryOptions;
+  dispatcher?: Dispatcher;
+  /** Called for every attempt, secrets redacted: the raw material of reports. */
+  onExchange?: (exchange: Exchange) => void;
+  /** Further values to redact besides the token. */
+  secrets?: string[];
+}
+
+/** How a request authenticates. */
+export type StoreAuth = 'token' | 'none' | { header: string; value: string };
+
+/** One request through the low-level door, `StoreClient.send`. */
+export interface StoreRequest {
+  method: string;
+  /** Relative to baseUrl; may include a query. */
+  path?: string;
+  /** Absolute, e.g. a Link URL. Only the base URL's origin receives the token. */
+  url?: string;
+  query?: Record<string, string | number | undefined>;
+  /** Sent as JSON with Content-Type: application/json; charset=utf-8. */
+  json?: unknown;
+  /** Sent as is (for malformed-body checks). */
+  rawBody?: string;
+  /** Extra headers; they override the defaults of the same name. */
+  headers?: Record<string, string>;
+  /** Default 'token': `Authentication: bearer <token>`. */
+  auth?: StoreAuth;
+  /** Overrides the client's User-Agent; null omits the header. */
+  userAgent?: string | null;
+  /** Overrides the Content-Type of a body; null omits it. */
+  contentType?: string | null;
+  /** A bodyless PUT sends Content-Length: 0 unless this is false. */
+  contentLength0?: boolean;
+  /** Retry 5xx, 429 and network failures. Default true. */
+  retry?: boolean;
+  /** Wait for the pacer first. Default true (and the client's pace option). */
+  pace?: boolean;
+}
+
+/** The rate headers of a response (store.ratelimit.headers), when present. */
+export interface RateHeaders {
+  /** X-Rate-Limit-Limit: the bucket size. */
+  limit: number | undefined;
+  /** X-Rate-Limit-Remaining: requests that still fit. */
+  remaining: number | undefined;
+  /** X-Rate-Limit-Reset: milliseconds until the bucket is empty. */
+  reset: number | undefined;
+}
+
+export type Links = Partial<Record<LinkRel, string>>;
+
+export interface StoreResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  text: string;
+  /** Parses text; throws StoreInvalidResponseError when it is not JSON. */
+  json<T = unknown>(): T;
+  /** The URL requested, secrets redacted. */
+  url: string;
+  method: string;
+  rate?: RateHeaders;
+  links: Links;
+  totalCount?: number;
+}
+
+/** One attempt as reports see it: everything secret is already redacted. */
+export interface Exchange {
+  /** 0 for the first attempt of a send, then 1, 2, ... for its retries. */
+  attempt: number;
+  /** Clock time the request left. */
+  startedAt: number;
+  /** Clock time from leaving to the answer (0 on a virtual clock). */
+  durationMs: number;
+  /** Clock time the pacer held the request back before it left. */
+  pacedMs: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  /** Network failure instead of a response. */
+  error?: { code: string; message: string };
+  /** Set when the client will try again, and after how long. */
+  retry?: { reason: string; afterMs: number };
+}
+
+export type ListParams = {
+  page?: number;
+  per_page?: number;
+  since_id?: number | string;
+  fields?: string;
+  created_at_min?: string;
+  updated_at_min?: string;
+  [k: string]: string | number | undefined;
+};
+
+export interface Page<T> {
+  items: T[];
+  /** X-Total-Count; 0 for an empty collection answered with "Last page is 0". */
+  totalCount: number | undefined;
+  links: Links;
+  response: StoreResponse;
+}
+
+/** A localized property: language code to text (store.localized.always-object). */
+export type Localized = Record<string, string>;
+/** On write a localized property takes an object per language or one string for all. */
+export type LocalizedInput = string | Localized;
+
+export interface StoreInfo {
+  id: number | undefined;
+  /** main_language, or the X-Main-Language header when the body lacks it. */
+  mainLanguage: string;
+  /** Language codes, whether the provider sends an array or an object keyed by code. */
+  languages: string[];
+}
+
+export interface Product {
+  id: number;
+  name: Localized;
+  description?: Localized;
+  handle?: Localized;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface ProductInput {
+  name?: LocalizedInput;
+  description?: LocalizedInput;
+  handle?: LocalizedInput;
+  [field: string]: unknown;
+}
+
+export interface Category {
+  id: number;
+  name: Localized;
+  description: Localized;
+  handle: Localized;
+  /** Id of the parent, null at the top level (store.categories.parent-null-top-level). */
+  parent: number | null;
+  subcategories: number[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CategoryInput {
+  name?: LocalizedInput;
+  description?: LocalizedInput;
+  handle?: LocalizedInput;
+  parent?: number | null;
+  [field: string]: unknown;
+}
+
+export interface Webhook {
+  id: number;
+  event: string;
+  url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookInput {
+  event: string;
+  url: string;
+}

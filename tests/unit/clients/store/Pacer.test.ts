@@ -1,0 +1,182 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { VirtualClock } from '../../../../src/clock/Clock.ts';
+import { StoreClient } from '../../../../src/clients/store/StoreClient.ts';
+import { observedDrainMs, Pacer } from '../../../../src/clients/store/Pacer.ts';
+import { MS_PER_LEAK, STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
+import { FakeBucket, startFakeStore, TOKEN, USER_AGENT, type FakeStore } from './fakeStore.ts';
+
+// store.client.paces-to-bucket: from an empty bucket the client never meets a 429,
+// and never waits longer than one more request needs to fit.
+
+const { bucketSize } = STORE_CONTRACT;
+
+interface Arrival {
+  at: number;
+  /** Bucket level in units (1000 a request) when the request arrived, before it was added. */
+  unitsBefore: number;
+  admitted: boolean;
+}
+
+let store: FakeStore;
+let clock = new VirtualClock(0);
+let bucket = new FakeBucket(clock);
+let arrivals: Arrival[] = [];
+
+function freshProvider(): void {
+  clock = new VirtualClock(1_700_000_000_000);
+  bucket = new FakeBucket(clock);
+  arrivals = [];
+}
+
+function pacedClient(): StoreClient {
+  return new StoreClient({ baseUrl: store.baseUrl, token: TOKEN, userAgent: USER_AGENT, clock });
+}
+
+test.beforeAll(async () => {
+  store = await startFakeStore(() => {
+    const unitsBefore = bucket.units();
+    const admitted = bucket.tryAdd();
+    arrivals.push({ at: clock.now(), unitsBefore, admitted });
+    return admitted
+      ? { status: 200, headers: bucket.headers(), json: [] }
+      : { status: 429, headers: bucket.headers(), json: { code: 429, message: 'Too Many Requests', description: null } };
+  });
+});
+
+test.afterAll(async () => {
+  await store.close();
+});
+
+test.describe('a paced client against the documented bucket on the same clock', () => {
+  test('a burst of 130 from an empty bucket: 40 at once, then one per leak interval, no 429', async () => {
+    freshProvider();
+    const client = pacedClient();
+    const started = clock.now();
+    for (let i = 0; i < 130; i++) expect((await client.send({ method: 'GET', path: '/products' })).status).toBe(200);
+    expect(arrivals.every((a) => a.admitted)).toBe(true);
+    expect(arrivals).toHaveLength(130);
+    expect(clock.now() - started).toBe((130 - bucketSize) * MS_PER_LEAK);
+    expect(arrivals.slice(0, bucketSize).every((a) => a.at === started)).toBe(true);
+  });
+
+  test('any sequence of calls with pauses: no 429, and every wait is the shortest that fits', async () => {
+    // Mostly back to back, so the bucket fills and the pacer has to wait; odd pauses make the level fractional.
+    const gapArb = fc.oneof(
+      { arbitrary: fc.constant(0), weight: 6 },
+      { arbitrary: fc.integer({ min: 1, max: 40 }), weight: 2 },
+      { arbitrary: fc.integer({ min: 0, max: 3_000 }), weight: 1 },
+    );
+    let waits = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(gapArb, { minLength: 30, maxLength: 160, size: 'max' }), async (gaps) => {
+        freshProvider();
+        const client = pacedClient();
+        for (const gap of gaps) {
+          clock.advance(gap);
+          const calledAt = clock.now();
+          const res = await client.send({ method: 'GET', path: '/products' });
+          const arrival = arrivals.at(-1)!;
+          expect(res.status, 'the client met a 429').toBe(200);
+          expect(arrival.admitted).toBe(true);
+          if (arrival.at > calledAt) {
+            waits++;
+            // It waited: one millisecond earlier the bucket (1 ms less leaked) had no room.
+            expect(bucket.fitsAtLevel(arrival.unitsBefore + FakeBucket.UNITS_PER_MS), `waited ${arrival.at - calledAt} ms longer than needed`).toBe(false);
+          }
+        }
+        expect(arrivals, 'one request per call: no 429 was retried').toHaveLength(gaps.length);
+      }),
+      { numRuns: 40 },
+    );
+    expect(waits, 'the sequences reached a full bucket').toBeGreaterThan(100);
+  });
+
+  test('concurrent calls count the requests in flight: no 429', async () => {
+    const groupArb = fc.record({ gap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 })), parallel: fc.integer({ min: 1, max: 12 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(groupArb, { minLength: 1, maxLength: 25 }), async (groups) => {
+        freshProvider();
+        const client = pacedClient();
+        let calls = 0;
+        for (const { gap, parallel } of groups) {
+          clock.advance(gap);
+          calls += parallel;
+          const answers = await Promise.all(Array.from({ length: parallel }, () => client.send({ method: 'GET', path: '/products' })));
+          expect(answers.map((a) => a.status)).toEqual(Array(parallel).fill(200));
+        }
+        expect(
+          arrivals.filter((a) => !a.admitted),
+          'the client met a 429',
+        ).toEqual([]);
+        expect(arrivals).toHaveLength(calls);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  test('a bucket someone else filled: the first 429 is waited out from Reset, then pacing holds', async () => {
+    freshProvider();
+    for (let i = 0; i < bucketSize; i++) bucket.tryAdd();
+    const client = pacedClient();
+    const started = clock.now();
+    for (let i = 0; i < 10; i++) expect((await client.send({ method: 'GET', path: '/products' })).status).toBe(200);
+    expect(arrivals.map((a) => a.admitted)).toEqual([false, ...Array(10).fill(true)]);
+    // Reset − (limit − 1) × 500 ms for the retry, then one leak interval per request.
+    expect(clock.now() - started).toBe(10 * MS_PER_LEAK);
+  });
+
+  test('pace: false sends at once; the next paced request still counts it', async () => {
+    freshProvider();
+    const client = pacedClient();
+    for (let i = 0; i < bucketSize; i++) await client.send({ method: 'GET', path: '/products', pace: false });
+    const before = clock.now();
+    expect(before).toBe(arrivals[0]!.at);
+    expect((await client.send({ method: 'GET', path: '/products' })).status).toBe(200);
+    expect(clock.now() - before).toBe(MS_PER_LEAK);
+  });
+});
+
+test.describe('Pacer model', () => {
+  test('Reset gives the exact level when it agrees with Remaining; a Reset in seconds is not believed', () => {
+    expect(observedDrainMs({ limit: 40, remaining: 31, reset: 4_500 }, 40)).toBe(4_500);
+    // 39.3 requests: Remaining rounds down to 0, Reset says 19 650 ms exactly.
+    expect(observedDrainMs({ limit: 40, remaining: 0, reset: 19_650 }, 40)).toBe(19_650);
+    expect(observedDrainMs({ limit: 40, remaining: 0, reset: 20 }, 40)).toBe(20_000);
+    expect(observedDrainMs({ limit: undefined, remaining: 38, reset: undefined }, 40)).toBe(1_000);
+    expect(observedDrainMs(undefined, 40)).toBeUndefined();
+  });
+
+  test('an answer alone on the wire sets the level, even lower; an overlapping stale one cannot lower it', () => {
+    const clock = new VirtualClock(0);
+    const pacer = new Pacer(clock);
+    const reading = (level: number) => ({ limit: 40, remaining: 40 - level, reset: level * MS_PER_LEAK });
+
+    pacer.release(pacer.track(), reading(40));
+    expect(pacer.level()).toBe(40);
+    pacer.release(pacer.track(), reading(3));
+    expect(pacer.level()).toBe(3);
+
+    const a = pacer.track();
+    const b = pacer.track();
+    pacer.release(b, reading(5));
+    pacer.release(a, reading(4));
+    expect(pacer.level()).toBe(5);
+  });
+
+  test('requests in flight take room; without rate headers an answer counts as one request', async () => {
+    const clock = new VirtualClock(0);
+    const pacer = new Pacer(clock);
+    pacer.release(pacer.track(), { limit: 40, remaining: 2, reset: 38 * MS_PER_LEAK });
+    const inFlight = pacer.track();
+    expect(pacer.waitNeeded()).toBe(0);
+    const second = pacer.track();
+    expect(pacer.waitNeeded()).toBe(MS_PER_LEAK);
+    pacer.release(inFlight, undefined);
+    pacer.release(second, undefined);
+    expect(pacer.level()).toBe(40);
+    const ticket = await pacer.acquire();
+    expect(clock.now()).toBe(MS_PER_LEAK);
+    pacer.release(ticket, undefined);
+  });
+});
