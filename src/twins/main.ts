@@ -1,0 +1,88 @@
+/**
+ * `npm run mock`: starts the twins on fixed local ports with the real clock and
+ * prints how to reach them. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
+ */
+import { SEEDED_STORES } from './store/seed.ts';
+import { startStoreTwin } from './store/server.ts';
+
+const HOST = '127.0.0.1';
+
+interface RunningTwin {
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+/** A problem with the environment: the message names the variable and the fix. */
+class MockConfigError extends Error {}
+
+/** Reads a port variable once, at start. */
+function readPort(variable: string, fallback: number): number {
+  const raw = process.env[variable];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const port = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || port < 1 || port > 65_535) {
+    throw new MockConfigError(
+      `${variable}="${raw}" is not a TCP port. Set ${variable} to a whole number from 1 to 65535 (for example ${variable}=${fallback + 1}), or unset it to use ${fallback}.`,
+    );
+  }
+  return port;
+}
+
+function describeStartFailure(error: unknown, variable: string, port: number): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE')
+    return `port ${port} on ${HOST} is already in use. Stop what is using it, or set ${variable} to a free port (for example ${variable}=${port + 1}).`;
+  if (code === 'EACCES') return `no permission to listen on port ${port}. Set ${variable} to a port above 1023.`;
+  return `could not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+async function main(): Promise<void> {
+  const running: RunningTwin[] = [];
+  let storePort: number;
+  try {
+    storePort = readPort('STORE_MOCK_PORT', 4010);
+    // Media twin: read MEDIA_MOCK_PORT (default 4020) here once it exists.
+  } catch (error) {
+    if (!(error instanceof MockConfigError)) throw error;
+    console.error(`[mock] ${error.message}`);
+    process.exitCode = 1;
+    return;
+  }
+
+  try {
+    const store = await startStoreTwin({ port: storePort, host: HOST, clock: 'real' });
+    running.push({ name: 'Store Commerce API twin', close: () => store.close() });
+    console.log(`Store Commerce API twin on ${store.url} (real clock)`);
+    for (const seeded of SEEDED_STORES) {
+      console.log(
+        `  store ${seeded.id}: base ${store.url}/v1/${seeded.id}  token ${seeded.token}  languages ${seeded.languages.join(', ')} (main ${seeded.mainLanguage})`,
+      );
+    }
+    console.log(`  control API: ${store.url}/__twin (GET /__twin/health, POST /__twin/stores, POST /__twin/reset)`);
+  } catch (error) {
+    console.error(`[mock] Store Commerce API twin: ${describeStartFailure(error, 'STORE_MOCK_PORT', storePort)}`);
+    process.exitCode = 1;
+    return;
+  }
+
+  // Media twin: start it here on MEDIA_MOCK_PORT (default 4020), push it onto
+  // `running`, and print its base URL like the store twin above.
+
+  console.log('Press Ctrl+C to stop.');
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n[mock] ${signal}: stopping ${running.map((twin) => twin.name).join(', ')}...`);
+    Promise.allSettled(running.map((twin) => twin.close())).then((results) => {
+      const failed = results.filter((result) => result.status === 'rejected');
+      for (const failure of failed) console.error('[mock] a twin did not close cleanly:', (failure as PromiseRejectedResult).reason);
+      process.exit(failed.length > 0 ? 1 : 0);
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+await main();

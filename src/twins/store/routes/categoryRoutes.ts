@@ -1,0 +1,60 @@
+import { collectionResponse, type ApiContext } from '../apiContext.ts';
+import { MISSING, StoreApiError } from '../errors.ts';
+import { inTimeWindow, pickFields, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
+import { parseNumericId } from '../requestTarget.ts';
+import { jsonResponse, type TwinResponse } from '../responses.ts';
+import type { RouteDefinition } from '../router.ts';
+import { createCategory, deleteCategory, renderCategory, updateCategory, type Category } from '../resources/categories.ts';
+
+/** A non-numeric or unknown id: 404 (store.errors.missing-resource-404). */
+function categoryOr404(context: ApiContext, rawId: string | undefined): Category {
+  const id = parseNumericId(rawId);
+  const category = id === undefined ? undefined : context.store.categories.get(id);
+  if (!category) throw StoreApiError.standard(404, MISSING.category);
+  return category;
+}
+
+function listCategories(context: ApiContext): TwinResponse {
+  const { query, store } = context;
+  const sinceId = readIdFilter(query, 'since_id');
+  // parent_id=0 lists the top-level categories (see ASSUMPTIONS.md).
+  const parentId = readIdFilter(query, 'parent_id');
+  const handle = readTextFilter(query, 'handle');
+  const window = readTimeWindow(query);
+  return collectionResponse(context, store.categories.values(), {
+    accept: (category) =>
+      (sinceId === undefined || category.id > sinceId) &&
+      (parentId === undefined || (category.parentId ?? 0) === parentId) &&
+      (handle === undefined || Object.values(category.handle).includes(handle)) &&
+      inTimeWindow(window, category.createdAt, category.updatedAt),
+    render: (category) => renderCategory(store, category),
+    emptyIs404: true,
+    fields: readFields(query),
+  });
+}
+
+/** store.categories.get-category, store.categories.crud */
+export const categoryRoutes: readonly RouteDefinition<ApiContext>[] = [
+  {
+    path: 'categories',
+    methods: {
+      GET: listCategories,
+      POST: (context) => jsonResponse(201, renderCategory(context.store, createCategory(context.store, context.body ?? {}))),
+    },
+  },
+  {
+    path: 'categories/:id',
+    methods: {
+      GET: (context, params) => jsonResponse(200, pickFields(renderCategory(context.store, categoryOr404(context, params['id'])), readFields(context.query))),
+      PUT: (context, params) => {
+        const category = categoryOr404(context, params['id']);
+        updateCategory(context.store, category, context.body ?? {});
+        return jsonResponse(200, renderCategory(context.store, category));
+      },
+      DELETE: (context, params) => {
+        deleteCategory(context.store, categoryOr404(context, params['id']));
+        return jsonResponse(200, {});
+      },
+    },
+  },
+];

@@ -1,0 +1,106 @@
+import { collectionResponse, type ApiContext } from '../apiContext.ts';
+import { MISSING, StoreApiError } from '../errors.ts';
+import { inTimeWindow, pickFields, readBooleanFilter, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
+import { parseNumericId } from '../requestTarget.ts';
+import { jsonResponse, type TwinResponse } from '../responses.ts';
+import type { RouteDefinition } from '../router.ts';
+import { createProductImage, renderImage } from '../resources/images.ts';
+import { createProduct, deleteProduct, findProductBySku, normalizeForSearch, renderProduct, updateProduct, type Product } from '../resources/products.ts';
+import { renderVariant } from '../resources/variants.ts';
+
+function productOr404(context: ApiContext, rawId: string | undefined): Product {
+  const id = parseNumericId(rawId);
+  const product = id === undefined ? undefined : context.store.products.get(id);
+  if (!product) throw StoreApiError.standard(404, MISSING.product);
+  return product;
+}
+
+/** store.products.list, store.products.filters */
+function listProducts(context: ApiContext): TwinResponse {
+  const { query, store } = context;
+  const sinceId = readIdFilter(query, 'since_id');
+  const window = readTimeWindow(query);
+  const categoryId = readIdFilter(query, 'category_id');
+  const published = readBooleanFilter(query, 'published');
+  const handle = readTextFilter(query, 'handle');
+  const text = readTextFilter(query, 'q');
+  const needle = text === undefined ? undefined : normalizeForSearch(text);
+  return collectionResponse(context, store.products.values(), {
+    accept: (product) =>
+      (sinceId === undefined || product.id > sinceId) &&
+      inTimeWindow(window, product.createdAt, product.updatedAt) &&
+      (categoryId === undefined || product.categoryIds.includes(categoryId)) &&
+      (published === undefined || product.published === published) &&
+      (handle === undefined || Object.values(product.handle).includes(handle)) &&
+      (needle === undefined || product.searchText.includes(needle)),
+    render: (product) => renderProduct(store, product),
+    emptyIs404: true,
+    fields: readFields(query),
+  });
+}
+
+export const productRoutes: readonly RouteDefinition<ApiContext>[] = [
+  {
+    path: 'products',
+    methods: {
+      GET: listProducts,
+      POST: (context) => jsonResponse(201, renderProduct(context.store, createProduct(context.store, context.body ?? {}))),
+    },
+  },
+  {
+    path: 'products/sku/:sku',
+    methods: {
+      GET: (context, params) => {
+        let sku: string | undefined;
+        try {
+          sku = decodeURIComponent(params['sku'] ?? '');
+        } catch {
+          sku = undefined; // bad percent-encoding names no SKU
+        }
+        const product = sku === undefined ? undefined : findProductBySku(context.store, sku);
+        if (!product) throw StoreApiError.standard(404, MISSING.productSku);
+        return jsonResponse(200, pickFields(renderProduct(context.store, product), readFields(context.query)));
+      },
+    },
+  },
+  {
+    path: 'products/:id',
+    methods: {
+      GET: (context, params) => {
+        const product = productOr404(context, params['id']);
+        return jsonResponse(200, pickFields(renderProduct(context.store, product), readFields(context.query)));
+      },
+      PUT: (context, params) => {
+        const product = productOr404(context, params['id']);
+        updateProduct(context.store, product, context.body ?? {});
+        return jsonResponse(200, renderProduct(context.store, product));
+      },
+      DELETE: (context, params) => {
+        deleteProduct(context.store, productOr404(context, params['id']));
+        return jsonResponse(200, {});
+      },
+    },
+  },
+  {
+    path: 'products/:id/images',
+    methods: {
+      GET: (context, params) =>
+        collectionResponse(context, productOr404(context, params['id']).images, { accept: () => true, render: renderImage, emptyIs404: false }),
+      POST: (context, params) => {
+        const product = productOr404(context, params['id']);
+        return jsonResponse(201, renderImage(createProductImage(context.store, product, context.body ?? {})));
+      },
+    },
+  },
+  {
+    path: 'products/:id/variants',
+    methods: {
+      GET: (context, params) =>
+        collectionResponse(context, productOr404(context, params['id']).variants, {
+          accept: () => true,
+          render: (variant) => renderVariant(context.store, variant),
+          emptyIs404: false,
+        }),
+    },
+  },
+];

@@ -1,0 +1,198 @@
+import type { Clock } from '../../clock/Clock.ts';
+import { LeakyBucket } from './leakyBucket.ts';
+import type { LocalizedText } from './localized.ts';
+import type { Category } from './resources/categories.ts';
+import type { Product } from './resources/products.ts';
+import type { Webhook, WebhookEvent } from './resources/webhooks.ts';
+import { toWholeSecond } from './timestamps.ts';
+import type { WebhookOutbox } from './webhookOutbox.ts';
+
+export type ClockMode = 'virtual' | 'real';
+
+/** The only state of a store the contract shows (States and transitions). */
+export type AccessState = 'accessible' | 'suspended';
+
+/** Statuses the control API can inject: the rate limit and the retryable 5xx. */
+export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+export interface InjectedFault {
+  readonly status: FaultStatus;
+  remaining: number;
+  readonly retryAfterMs: number | undefined;
+}
+
+/** Who a store is: fixed when it is built. */
+export interface StoreProfile {
+  readonly id: number;
+  readonly name: LocalizedText;
+  readonly languages: readonly string[];
+  readonly mainLanguage: string;
+  readonly token: string;
+  readonly appSecret: string;
+  readonly clockMode: ClockMode;
+  readonly clock: Clock;
+  /** Seeded stores come back on reset; created ones are dropped. */
+  readonly seeded: boolean;
+  readonly createdAt: number;
+}
+
+/** Resource ids of a store start here, so ids of different stores never meet. */
+function idBaseOf(storeId: number): number {
+  return storeId * 1_000_000;
+}
+
+/**
+ * One store of the twin: its catalogue, webhooks, tokens and their buckets,
+ * clock, access state and injected faults. Stores share nothing, so parallel
+ * tests each using their own store never see each other.
+ */
+export class StoreState {
+  readonly id: number;
+  readonly name: LocalizedText;
+  readonly languages: readonly string[];
+  readonly mainLanguage: string;
+  readonly appSecret: string;
+  readonly clockMode: ClockMode;
+  readonly clock: Clock;
+  readonly seeded: boolean;
+  readonly createdAt: number;
+  /** Insertion order is id order: ids only grow, so lists need no sorting. */
+  readonly products = new Map<number, Product>();
+  readonly categories = new Map<number, Category>();
+  readonly webhooks = new Map<number, Webhook>();
+  readonly outbox: WebhookOutbox;
+  readonly #tokens: string[];
+  readonly #buckets = new Map<string, LeakyBucket>();
+  readonly #children = new Map<number, Set<number>>();
+  #faults: InjectedFault[] = [];
+  #access: AccessState = 'accessible';
+  #lastId: number;
+
+  constructor(profile: StoreProfile, outbox: WebhookOutbox) {
+    this.id = profile.id;
+    this.name = profile.name;
+    this.languages = profile.languages;
+    this.mainLanguage = profile.mainLanguage;
+    this.appSecret = profile.appSecret;
+    this.clockMode = profile.clockMode;
+    this.clock = profile.clock;
+    this.seeded = profile.seeded;
+    this.createdAt = profile.createdAt;
+    this.#tokens = [profile.token];
+    this.outbox = outbox;
+    this.#lastId = idBaseOf(profile.id);
+  }
+
+  /** The next resource id: one ascending sequence for every kind of resource. */
+  nextId(): number {
+    this.#lastId += 1;
+    return this.#lastId;
+  }
+
+  /** Now on the store's clock, at whole seconds as timestamps are shown. */
+  timestamp(): number {
+    return toWholeSecond(this.clock.now());
+  }
+
+  get tokens(): readonly string[] {
+    return this.#tokens;
+  }
+
+  hasToken(token: string): boolean {
+    return this.#tokens.includes(token);
+  }
+
+  /** Another token for the same store, with its own bucket. */
+  addToken(): string {
+    const token = `twin-token-${this.id}-${this.#tokens.length + 1}`;
+    this.#tokens.push(token);
+    return token;
+  }
+
+  /** store.ratelimit.per-store-and-token: one bucket per token of this store. */
+  bucketFor(token: string): LeakyBucket {
+    let bucket = this.#buckets.get(token);
+    if (!bucket) {
+      bucket = new LeakyBucket(this.clock.now());
+      this.#buckets.set(token, bucket);
+    }
+    return bucket;
+  }
+
+  get access(): AccessState {
+    return this.#access;
+  }
+
+  /** store.webhooks.suspension-events: app/suspended goes out at the transition, then nothing. */
+  suspend(): AccessState {
+    if (this.#access === 'suspended') return this.#access;
+    this.#emitAlways('app/suspended', this.id);
+    this.#access = 'suspended';
+    return this.#access;
+  }
+
+  resume(): AccessState {
+    if (this.#access === 'accessible') return this.#access;
+    this.#access = 'accessible';
+    this.#emitAlways('app/resumed', this.id);
+    return this.#access;
+  }
+
+  /** store.webhooks.not-called-while-suspended */
+  emit(event: WebhookEvent, resourceId: number): void {
+    if (this.#access === 'suspended') return;
+    this.#emitAlways(event, resourceId);
+  }
+
+  #emitAlways(event: WebhookEvent, resourceId: number): void {
+    const body = JSON.stringify({ store_id: this.id, event, id: resourceId });
+    for (const webhook of this.webhooks.values()) {
+      if (webhook.event === event) this.outbox.enqueue({ event, url: webhook.url, body, secret: this.appSecret });
+    }
+  }
+
+  get faults(): readonly InjectedFault[] {
+    return this.#faults;
+  }
+
+  addFault(fault: InjectedFault): void {
+    this.#faults.push(fault);
+  }
+
+  clearFaults(): void {
+    this.#faults = [];
+  }
+
+  /** The fault that answers this call, counting it down; undefined when none is pending. */
+  takeFault(): InjectedFault | undefined {
+    const fault = this.#faults[0];
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults.shift();
+    return fault;
+  }
+
+  /** Ids of the direct children of a category, ascending (store.categories.tree-references). */
+  childrenOf(categoryId: number): number[] {
+    const children = this.#children.get(categoryId);
+    return children ? [...children].sort((a, b) => a - b) : [];
+  }
+
+  linkChild(parentId: number, childId: number): void {
+    let children = this.#children.get(parentId);
+    if (!children) {
+      children = new Set();
+      this.#children.set(parentId, children);
+    }
+    children.add(childId);
+  }
+
+  unlinkChild(parentId: number, childId: number): void {
+    this.#children.get(parentId)?.delete(childId);
+  }
+
+  forgetChildren(categoryId: number): void {
+    this.#children.delete(categoryId);
+  }
+}

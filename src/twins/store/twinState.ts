@@ -1,0 +1,88 @@
+import { VirtualClock, systemClock, type Clock } from '../../clock/Clock.ts';
+import {
+  FIRST_CREATED_STORE_ID,
+  SEED_STORE_CREATED_MS,
+  SEEDED_STORES,
+  VIRTUAL_CLOCK_START_MS,
+  appSecretOf,
+  seedCatalog,
+  storeName,
+  tokenOf,
+  type StoreBlueprint,
+} from './seed.ts';
+import { parseNumericId } from './requestTarget.ts';
+import { StoreState, type ClockMode } from './storeState.ts';
+import { WebhookOutbox } from './webhookOutbox.ts';
+
+export interface TwinStateOptions {
+  /** Clock of the seeded stores. */
+  readonly clockMode: ClockMode;
+  /** Aborted when the twin closes: stops deliveries in flight. */
+  readonly deliverySignal: AbortSignal;
+}
+
+/** Every store of one running twin: the seeded ones and those created through the control API. */
+export class TwinState {
+  readonly clockMode: ClockMode;
+  readonly #deliverySignal: AbortSignal;
+  readonly #stores = new Map<number, StoreState>();
+  // Not reset: a store id (and so its token) is never reused within one run.
+  #nextCreatedId = FIRST_CREATED_STORE_ID;
+
+  constructor(options: TwinStateOptions) {
+    this.clockMode = options.clockMode;
+    this.#deliverySignal = options.deliverySignal;
+    this.reset();
+  }
+
+  /** Seeded stores back to their seed, created stores gone. */
+  reset(): void {
+    this.#stores.clear();
+    for (const seeded of SEEDED_STORES) {
+      this.#stores.set(seeded.id, this.#build(seeded.id, seeded, this.clockMode, true));
+    }
+  }
+
+  /** The store a path segment names, if it is a store id of this twin. */
+  find(segment: string | undefined): StoreState | undefined {
+    const id = parseNumericId(segment);
+    return id === undefined ? undefined : this.#stores.get(id);
+  }
+
+  list(): StoreState[] {
+    return [...this.#stores.values()];
+  }
+
+  create(blueprint: StoreBlueprint, clockMode: ClockMode): StoreState {
+    const id = this.#nextCreatedId;
+    this.#nextCreatedId += 1;
+    const store = this.#build(id, blueprint, clockMode, false);
+    this.#stores.set(id, store);
+    return store;
+  }
+
+  delete(id: number): boolean {
+    return this.#stores.delete(id);
+  }
+
+  #build(id: number, blueprint: StoreBlueprint, clockMode: ClockMode, seeded: boolean): StoreState {
+    const clock: Clock = clockMode === 'virtual' ? new VirtualClock(VIRTUAL_CLOCK_START_MS) : systemClock;
+    const store = new StoreState(
+      {
+        id,
+        name: storeName(id, blueprint.languages),
+        languages: [...blueprint.languages],
+        mainLanguage: blueprint.mainLanguage,
+        token: tokenOf(id),
+        appSecret: appSecretOf(id),
+        clockMode,
+        clock,
+        seeded,
+        createdAt: SEED_STORE_CREATED_MS,
+      },
+      new WebhookOutbox({ signal: this.#deliverySignal }),
+    );
+    seedCatalog(store, blueprint);
+    return store;
+  }
+}
