@@ -3,20 +3,25 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
-  { ignores: ['node_modules/', 'reports/', 'test-results/'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
-  {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly', URL: 'readonly' } },
-    rules: {
-      'no-empty-pattern': 'off', // Playwright fixtures take `{}` when they use no other fixture.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-properties': [
-        'error',
-        { object: 'test', property: 'only', message: 'A focused test hides the rest of the suite.' },
-        { object: 'describe', property: 'only', message: 'A focused suite hides the rest.' },
-      ],
+export default tseslint.config({ ignores: ['node_modules/', 'reports/', 'test-results/'] }, js.configs.recommended, ...tseslint.configs.recommended, {
+  languageOptions: {
+    globals: {
+      process: 'readonly',
+      console: 'readonly',
+      Buffer: 'readonly',
+      setTimeout: 'readonly',
+      clearTimeout: 'readonly',
+      fetch: 'readonly',
+      URL: 'readonly',
     },
   },
-);
+  rules: {
+    'no-empty-pattern': 'off', // Playwright fixtures take `{}` when they use no other fixture.
+    '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    'no-restricted-properties': [
+      'error',
+      { object: 'test', property: 'only', message: 'A focused test hides the rest of the suite.' },
+      { object: 'describe', property: 'only', message: 'A focused suite hides the rest.' },
+    ],
+  },
+});

@@ -29,7 +29,14 @@ if (import.meta.main) {
   const args = process.argv.slice(2);
   const extraAt = args.indexOf('--extra-failed');
   const extraFailed = extraAt >= 0 ? Number(args.splice(extraAt, 2)[1] ?? 0) : 0;
-  const files = args.length > 0 ? args : existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('gate-') && f.endsWith('.json')).map((f) => join(dir, f)) : [];
+  const files =
+    args.length > 0
+      ? args
+      : existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => f.startsWith('gate-') && f.endsWith('.json'))
+            .map((f) => join(dir, f))
+        : [];
   const total: Tally = { passed: 0, failed: extraFailed, skipped: 0 };
   let missing = files.length === 0;
   for (const file of files) {

@@ -34,7 +34,14 @@ async function main(): Promise<number> {
   rmSync('reports/allure-results', { recursive: true, force: true });
   const tests = await run('node_modules/.bin/playwright', ['test', ...API_PROJECTS.map((p) => `--project=${p}`), ...process.argv.slice(2)]);
   console.log('verify: building the Allure report');
-  const report = await run('node_modules/.bin/allure', ['generate', 'reports/allure-results', '--output', 'reports/allure-report', '--report-name', `API contract harness (${config.target})`]);
+  const report = await run('node_modules/.bin/allure', [
+    'generate',
+    'reports/allure-results',
+    '--output',
+    'reports/allure-report',
+    '--report-name',
+    `API contract harness (${config.target})`,
+  ]);
   console.log('verify: report in reports/allure-report (npm run report:open), rule coverage in reports/rule-coverage.md');
   return tests !== 0 ? tests : report;
 }

@@ -60,9 +60,7 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
 function readTarget(env: Env, problems: string[]): Target {
   const raw = (env.HARNESS_TARGET ?? '').trim() || 'mock';
   if ((TARGETS as readonly string[]).includes(raw)) return raw as Target;
-  problems.push(
-    `HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default mock: the in-repo twins).`,
-  );
+  problems.push(`HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default mock: the in-repo twins).`);
   return 'mock';
 }
 
@@ -98,7 +96,9 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
   }
   const token = env.STORE_ACCESS_TOKEN?.trim() ?? '';
   if (!token) {
-    problems.push("STORE_ACCESS_TOKEN is not set. HARNESS_TARGET=live needs the store's access token: export STORE_ACCESS_TOKEN=<token> (it is never printed).");
+    problems.push(
+      "STORE_ACCESS_TOKEN is not set. HARNESS_TARGET=live needs the store's access token: export STORE_ACCESS_TOKEN=<token> (it is never printed).",
+    );
   } else if (/\s/.test(token)) {
     problems.push('STORE_ACCESS_TOKEN contains white space. Set it to the bare token, without the "bearer " prefix.');
   }

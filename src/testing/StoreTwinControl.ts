@@ -53,6 +53,7 @@ export class StoreTwinControl {
     } catch (error) {
       throw new Error(
         `Store twin control API at ${this.twinUrl} is not reachable (${(error as Error).message}). Start the twins with \`npm run mock\`, or run the suites through \`npm run verify\`, which starts them.`,
+        { cause: error },
       );
     }
     const text = await res.body.text();

@@ -3,7 +3,7 @@
  * rule and the target, whether it is asserted, skipped with the reason, or
  * (a field-notes rule on live) recorded as an observation instead of a failure.
  */
-import type { TestInfo, TestType } from '@playwright/test';
+import type { TestInfo } from '@playwright/test';
 import type { Rule, RuleCatalogue } from '../rules/Rule.ts';
 import type { Target } from '../config/harnessConfig.ts';
 
@@ -35,39 +35,40 @@ export function skipReason(rule: Rule, ctx: RuleContext): string | undefined {
   return undefined;
 }
 
+/** Title and details of a test named after a rule; throws for an id the catalogue lacks. */
+export function ruleTestMeta(catalogue: RuleCatalogue, ruleId: string, variant: string) {
+  const rule = catalogue[ruleId];
+  if (!rule) throw new Error(`ruleTest: no rule ${ruleId} in the catalogue; add it to src/rules before testing it.`);
+  return {
+    rule,
+    title: variant ? `${rule.id}: ${variant}` : rule.id,
+    details: {
+      annotation: ruleAnnotations(rule),
+      tag: [rule.needs === 'twin' ? '@twin-only' : '@live-capable', rule.source === 'spec' ? '@contract' : '@field-notes'],
+    },
+  };
+}
+
 /**
- * Declares `rule id — variant` tests on a fixture-extended Playwright test.
- * `contextOf` reads the target from the test's fixtures.
+ * Runs a rule's test body as the target requires: skipped with the reason,
+ * asserted, or (a field-notes rule on live) observed: a difference becomes a
+ * `drift` annotation and attachment instead of a failure.
  */
-export function ruleTestFor<F extends object>(
-  test: TestType<F & { ruleContext: RuleContext }, object>,
-  catalogue: RuleCatalogue,
-) {
-  function ruleTest(
-    ruleId: string,
-    variant: string,
-    body: (args: F & { ruleContext: RuleContext; rule: Rule }, testInfo: TestInfo) => Promise<void>,
-  ): void {
-    const rule = catalogue[ruleId];
-    if (!rule) throw new Error(`ruleTest: no rule ${ruleId} in the catalogue; add it to src/rules before testing it.`);
-    const title = variant ? `${rule.id}: ${variant}` : rule.id;
-    const tag = [rule.needs === 'twin' ? '@twin-only' : '@live-capable', rule.source === 'spec' ? '@contract' : '@field-notes'];
-    test(title, { annotation: ruleAnnotations(rule), tag }, async (args, testInfo) => {
-      const ctx = (args as { ruleContext: RuleContext }).ruleContext;
-      const reason = skipReason(rule, ctx);
-      test.skip(reason !== undefined, reason);
-      if (ctx.target !== 'mock' && rule.source === 'field-notes') {
-        // Beyond the contract: on live a difference is drift to report, not a failure.
-        try {
-          await body({ ...(args as F & { ruleContext: RuleContext }), rule }, testInfo);
-        } catch (error) {
-          testInfo.annotations.push({ type: 'drift', description: `${rule.id}: ${(error as Error).message.split('\n')[0]}` });
-          await testInfo.attach('drift.txt', { body: (error as Error).message, contentType: 'text/plain' });
-        }
-        return;
-      }
-      await body({ ...(args as F & { ruleContext: RuleContext }), rule }, testInfo);
-    });
+export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestInfo, skip: (reason: string) => void, body: () => Promise<void>): Promise<void> {
+  const reason = skipReason(rule, ctx);
+  if (reason !== undefined) {
+    skip(reason);
+    return;
   }
-  return ruleTest;
+  if (ctx.target === 'mock' || rule.source === 'spec') {
+    await body();
+    return;
+  }
+  try {
+    await body();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    testInfo.annotations.push({ type: 'drift', description: `${rule.id}: ${message.split('\n')[0]}` });
+    await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
+  }
 }

@@ -1,0 +1,208 @@
+import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
+import { expectLinkEntriesValid, expectSchema, expectStatus, jsonOf, pageOf, parseLinkStrict, totalCountOf } from '../fixtures/storeChecks.ts';
+import { says } from '../../src/testing/ruleTest.ts';
+import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import type { Rule } from '../../src/rules/Rule.ts';
+import type { StoreResponse } from '../../src/clients/store/types.ts';
+
+// Pagination: page (1-based), per_page (default 30, max 200), X-Total-Count and Link.
+
+const { defaultPerPage, maxPerPage } = STORE_CONTRACT;
+
+interface Item {
+  id: number;
+}
+
+async function page(store: StoreUnderTest, rule: Rule, query: Record<string, string | number>): Promise<{ res: StoreResponse; items: Item[] }> {
+  const res = await store.send({ method: 'GET', path: '/products', query });
+  expectStatus(res, 200, rule);
+  const items = jsonOf(res, rule) as Item[];
+  expect(Array.isArray(items), says(rule, 'a collection page is a JSON array')).toBe(true);
+  return { res, items };
+}
+
+function linksOf(res: StoreResponse, rule: Rule): Partial<Record<'first' | 'prev' | 'next' | 'last', string>> {
+  const header = res.headers.link;
+  if (header === undefined) return {};
+  return expectLinkEntriesValid(parseLinkStrict(header, rule), rule);
+}
+
+async function productTotal(store: StoreUnderTest, rule: Rule): Promise<number> {
+  const { res } = await page(store, rule, { per_page: 1 });
+  return totalCountOf(res, rule);
+}
+
+test(
+  ...verifies('store.pagination.collection-is-array', 'products and categories', async ({ store, rule }) => {
+    for (const path of ['/products', '/categories']) {
+      const res = await store.send({ method: 'GET', path });
+      expectStatus(res, 200, rule);
+      expect(Array.isArray(jsonOf(res, rule)), says(rule, `GET ${path} must answer a JSON array`)).toBe(true);
+    }
+  }),
+);
+
+test(
+  ...verifies('store.pagination.default-page-size', 'a page without per_page holds 30 items', async ({ store, rule }) => {
+    const { res, items } = await page(store, rule, {});
+    const total = totalCountOf(res, rule);
+    expect(items.length, says(rule, `without per_page a page holds ${defaultPerPage} items (or all ${total} when fewer)`)).toBe(
+      Math.min(defaultPerPage, total),
+    );
+  }),
+);
+
+test(
+  ...verifies('store.pagination.max-page-size', 'per_page=200 is honoured', async ({ store, rule }) => {
+    const { res, items } = await page(store, rule, { per_page: maxPerPage });
+    const total = totalCountOf(res, rule);
+    expect(items.length, says(rule, `per_page=${maxPerPage} must return ${maxPerPage} items (or all ${total} when fewer)`)).toBe(Math.min(maxPerPage, total));
+    const small = await page(store, rule, { per_page: 7 });
+    expect(small.items.length, says(rule, 'per_page=7 must return 7 items')).toBe(Math.min(7, total));
+  }),
+);
+
+test(
+  ...verifies('store.pagination.per-page-over-max', 'per_page=250 is served as 200', async ({ store, rule }) => {
+    const res = await store.send({ method: 'GET', path: '/products', query: { per_page: maxPerPage + 50 } });
+    expectStatus(res, 200, rule);
+    const total = totalCountOf(res, rule);
+    expect((jsonOf(res, rule) as unknown[]).length, says(rule, 'served as the maximum page size')).toBe(Math.min(maxPerPage, total));
+  }),
+);
+
+test(
+  ...verifies('store.pagination.first-page-default', 'omitting page equals page=1, page=2 continues it', async ({ store, rule }) => {
+    const implicit = await page(store, rule, { per_page: 5 });
+    const explicit = await page(store, rule, { per_page: 5, page: 1 });
+    expect(
+      implicit.items.map((i) => i.id),
+      says(rule, 'omitting page returns the first page'),
+    ).toEqual(explicit.items.map((i) => i.id));
+    const second = await page(store, rule, { per_page: 5, page: 2 });
+    const firstIds = new Set(explicit.items.map((i) => i.id));
+    expect(
+      second.items.some((i) => firstIds.has(i.id)),
+      says(rule, 'page 2 does not repeat page 1 (pages are 1-based)'),
+    ).toBe(false);
+  }),
+);
+
+test(
+  ...verifies('store.pagination.total-count', 'X-Total-Count is the same on every page and counts the results', async ({ store, rule }) => {
+    const first = await page(store, rule, { per_page: 10 });
+    const total = totalCountOf(first.res, rule);
+    const second = await page(store, rule, { per_page: 10, page: 2 });
+    expect(totalCountOf(second.res, rule), says(rule, 'the total does not depend on the page')).toBe(total);
+    const all = await page(store, rule, { per_page: maxPerPage });
+    if (total <= maxPerPage) expect(all.items.length, says(rule, 'X-Total-Count equals the number of results')).toBe(total);
+  }),
+);
+
+test(
+  ...verifies('store.pagination.link-full-urls', 'on a middle page', async ({ store, rule }) => {
+    const total = await productTotal(store, rule);
+    const perPage = Math.max(1, Math.floor(total / 3));
+    test.skip(total < 3, 'needs at least three products to have a middle page');
+    const { res } = await page(store, rule, { per_page: perPage, page: 2 });
+    expect(res.headers.link, says(rule, 'a page of a collection with more pages carries Link')).toBeDefined();
+    const links = linksOf(res, rule);
+    expect(links.next ?? links.last, says(rule, 'a page before the last links to the next and the last page')).toBeDefined();
+    for (const url of Object.values(links)) {
+      expect(new URL(url).pathname, says(rule, 'Link URLs point at the same collection')).toBe(new URL(res.url).pathname);
+    }
+  }),
+);
+
+test(
+  ...verifies('store.pagination.follow-links', 'every item once, X-Total-Count in all, rels that mean what they say', async ({ store, rule }) => {
+    const total = await productTotal(store, rule);
+    test.skip(total < 2, 'needs at least two products to follow a Link');
+    const perPage = Math.min(maxPerPage, Math.max(1, Math.ceil(total / 5)));
+    const seen = new Map<number, number>();
+    const pages: Item[][] = [];
+    let res = (await page(store, rule, { per_page: perPage })).res;
+    const firstLinks = linksOf(res, rule);
+    for (let guard = 0; ; guard++) {
+      expect(guard, says(rule, `following next did not end after ${guard} pages`)).toBeLessThan(Math.ceil(total / perPage) + 2);
+      const items = jsonOf(res, rule) as Item[];
+      expectSchema(items, 'store/product-list', rule);
+      pages.push(items);
+      for (const { id } of items) seen.set(id, (seen.get(id) ?? 0) + 1);
+      const next = linksOf(res, rule).next;
+      if (!next) break;
+      res = await store.send({ method: 'GET', url: next });
+      expectStatus(res, 200, rule);
+    }
+    const repeated = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    expect(repeated, says(rule, 'no item is visited twice')).toEqual([]);
+    expect(seen.size, says(rule, `following next visits X-Total-Count (${total}) items`)).toBe(total);
+    expect(pages.length, says(rule, 'the number of pages')).toBe(Math.ceil(total / perPage));
+    if (pages.length > 1) {
+      expect(firstLinks.last, says(rule, 'the first page links to the last page')).toBeDefined();
+      const last = await store.send({ method: 'GET', url: firstLinks.last! });
+      expect(
+        (jsonOf(last, rule) as Item[]).map((i) => i.id),
+        says(rule, 'rel="last" is the page where next ends'),
+      ).toEqual(pages.at(-1)!.map((i) => i.id));
+      const second = await store.send({ method: 'GET', url: firstLinks.next! });
+      const back = linksOf(second, rule);
+      for (const rel of ['prev', 'first'] as const) {
+        if (!back[rel]) continue;
+        const answer = await store.send({ method: 'GET', url: back[rel] });
+        expect(
+          (jsonOf(answer, rule) as Item[]).map((i) => i.id),
+          says(rule, `rel="${rel}" of page 2 is page 1`),
+        ).toEqual(pages[0]!.map((i) => i.id));
+      }
+    }
+  }),
+);
+
+test(
+  ...verifies('store.pagination.link-rels-presence', 'first/prev after page 1, next/last before the last', async ({ store, rule }) => {
+    const total = await productTotal(store, rule);
+    test.skip(total < 3, 'needs at least three products for three pages');
+    const perPage = Math.ceil(total / 3);
+    const lastPage = Math.ceil(total / perPage);
+    const rels = async (n: number) => {
+      const { res } = await page(store, rule, { per_page: perPage, page: n });
+      return Object.keys(linksOf(res, rule)).sort();
+    };
+    expect(await rels(1), says(rule, 'page 1 links next and last')).toEqual(['last', 'next']);
+    expect(await rels(2), says(rule, 'a middle page links all four')).toEqual(['first', 'last', 'next', 'prev']);
+    expect(await rels(lastPage), says(rule, 'the last page links first and prev')).toEqual(['first', 'prev']);
+    const { res } = await page(store, rule, { per_page: perPage, page: 2 });
+    expect(res.headers.link!, says(rule, 'the published form: <url>; rel="x" joined by ", "')).toMatch(/^<[^>]+>; rel="\w+"(, <[^>]+>; rel="\w+")*$/);
+    expect(pageOf(linksOf(res, rule).last!), says(rule, 'last names the last page number')).toBe(lastPage);
+  }),
+);
+
+test(
+  ...verifies('store.pagination.past-last-page-404', 'page=last+1', async ({ store, rule }) => {
+    const total = await productTotal(store, rule);
+    const lastPage = Math.ceil(total / 50);
+    const res = await store.send({ method: 'GET', path: '/products', query: { per_page: 50, page: lastPage + 1 }, retry: false });
+    expectStatus(res, 404, rule);
+    expect(jsonOf(res, rule), says(rule, 'the observed body')).toEqual({ code: 404, message: 'Not Found', description: `Last page is ${lastPage}` });
+  }),
+);
+
+test(
+  ...verifies('store.pagination.invalid-page-400', 'page=0, page=abc, per_page=0, per_page=-5', async ({ store, rule }) => {
+    for (const query of [{ page: 0 }, { page: 'abc' }, { per_page: 0 }, { per_page: -5 }]) {
+      const res = await store.send({ method: 'GET', path: '/products', query, retry: false });
+      expect(res.status, says(rule, `${JSON.stringify(query)} must answer 400, got ${res.status}`)).toBe(400);
+    }
+  }),
+);
+
+test(
+  ...verifies('store.pagination.follow-links', 'the client iterates a whole collection through Link only', async ({ store, rule }) => {
+    const total = await productTotal(store, rule);
+    const ids: number[] = [];
+    for await (const product of store.client.iterateProducts({ per_page: maxPerPage })) ids.push(product.id);
+    expect(new Set(ids).size, says(rule, 'the client visits each product once')).toBe(ids.length);
+    expect(ids.length, says(rule, 'the client visits X-Total-Count products')).toBe(total);
+  }),
+);

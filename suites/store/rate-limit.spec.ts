@@ -1,0 +1,155 @@
+import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
+import { expectStatus, rateHeadersOf } from '../fixtures/storeChecks.ts';
+import { says } from '../../src/testing/ruleTest.ts';
+import { MS_PER_LEAK, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
+import type { StoreResponse } from '../../src/clients/store/types.ts';
+
+// Limits: a leaky bucket of 40 requests leaking 2 per second, per store and token.
+
+const { bucketSize, leakPerSecond } = STORE_CONTRACT;
+
+/**
+ * One unretried request: what the provider does, not what the client smooths over.
+ * `pace: true` waits for room first (live: earlier tests may have filled the bucket).
+ */
+function raw(client: StoreClient, pace = false): Promise<StoreResponse> {
+  return client.send({ method: 'GET', path: '/products', query: { per_page: 1 }, pace, retry: false });
+}
+
+/** Sends unpaced requests until the first 429 or `max` requests; returns the answers. */
+async function burst(client: StoreClient, max: number): Promise<StoreResponse[]> {
+  const answers: StoreResponse[] = [];
+  for (let i = 0; i < max; i++) {
+    const res = await raw(client);
+    answers.push(res);
+    if (res.status === 429) break;
+  }
+  return answers;
+}
+
+function twinOf(store: StoreUnderTest) {
+  test.skip(!store.twin, 'needs the twin clock');
+  return store.twin!;
+}
+
+test(
+  ...verifies('store.ratelimit.headers', 'on successes and errors, Remaining counting down', async ({ store, rule }) => {
+    const a = await raw(store.client, true);
+    const b = await raw(store.client, true);
+    expectStatus(a, 200, rule);
+    const first = rateHeadersOf(a, rule);
+    const second = rateHeadersOf(b, rule);
+    // Between the two requests the bucket may leak a little on a real clock.
+    expect(second.remaining, says(rule, 'each request takes one from Remaining')).toBeLessThanOrEqual(first.remaining + 1);
+    const missing = await store.send({ method: 'GET', path: '/categories/999999999', retry: false });
+    expect(missing.status, 'a 404 for a missing category').toBe(404);
+    rateHeadersOf(missing, rule);
+  }),
+);
+
+test(
+  ...verifies('store.ratelimit.bucket-429', 'a bounded burst from the remaining capacity', async ({ store, rule }) => {
+    const probe = await raw(store.client, true);
+    const start = Date.now();
+    expectStatus(probe, 200, rule);
+    const { remaining } = rateHeadersOf(probe, rule);
+    // Bounded: never more than a full bucket plus what can leak meanwhile and a margin.
+    const answers = await burst(store.client, remaining + 15);
+    const leaked = ((Date.now() - start) / 1000) * leakPerSecond;
+    const served = answers.filter((r) => r.status === 200).length;
+    const limited = answers.at(-1)!;
+    expect(limited.status, says(rule, `after ${answers.length} requests in a burst (Remaining was ${remaining}) no 429 came`)).toBe(429);
+    expect(served, says(rule, `429 came after ${served} requests although Remaining said ${remaining}`)).toBeGreaterThanOrEqual(remaining);
+    expect(served, says(rule, `${served} requests were served beyond a bucket of ${bucketSize}`)).toBeLessThanOrEqual(remaining + Math.ceil(leaked) + 1);
+    const headers = rateHeadersOf(limited, rule);
+    expect(headers.remaining, says(rule, 'a 429 says nothing remains')).toBe(0);
+  }),
+);
+
+test(
+  ...verifies('store.ratelimit.bucket-429', 'exactly 40 from an empty bucket', async ({ store, rule }) => {
+    const twin = twinOf(store);
+    const answers = await burst(twin.clientWith({ pace: false }), bucketSize + 5);
+    expect(
+      answers.map((a) => a.status),
+      says(rule, `${bucketSize} requests fit, the next answers 429`),
+    ).toEqual([...Array(bucketSize).fill(200), 429]);
+    expect(rateHeadersOf(answers[0]!, rule).remaining, says(rule, 'the first request leaves 39')).toBe(bucketSize - 1);
+  }),
+);
+
+test(
+  ...verifies('store.ratelimit.leak-rate', 'after 5 s, 10 more fit', async ({ store, rule }) => {
+    const twin = twinOf(store);
+    const client = twin.clientWith({ pace: false });
+    await burst(client, bucketSize + 1);
+    await twin.advance(5_000);
+    const after = await burst(client, 20);
+    expect(after.filter((r) => r.status === 200).length, says(rule, `${leakPerSecond}/s for 5 s frees ${5 * leakPerSecond} places`)).toBe(5 * leakPerSecond);
+    await twin.advance(MS_PER_LEAK - 1);
+    expect((await raw(client)).status, says(rule, 'one place frees only after a whole leak interval')).toBe(429);
+    await twin.advance(1);
+    expect((await raw(client)).status, says(rule, 'one place frees after a leak interval')).toBe(200);
+  }),
+);
+
+test(
+  ...verifies('store.ratelimit.reset-ms', 'Reset is the time to drain the bucket completely', async ({ store, rule }) => {
+    const twin = twinOf(store);
+    const client = twin.clientWith({ pace: false });
+    let last: StoreResponse | undefined;
+    for (let i = 0; i < 10; i++) last = await raw(client);
+    expect(rateHeadersOf(last!, rule).reset, says(rule, '10 requests drain in 10 × 500 ms')).toBe(10 * MS_PER_LEAK);
+    await twin.advance(1_000);
+    const later = await raw(client);
+    // 10 − 2 leaked + 1 new = 9 in the bucket.
+    expect(rateHeadersOf(later, rule).reset, says(rule, 'Reset falls as the bucket leaks')).toBe(9 * MS_PER_LEAK);
+    expect(rateHeadersOf(later, rule).remaining, says(rule, 'Remaining rises as the bucket leaks')).toBe(bucketSize - 9);
+  }),
+);
+
+test(
+  ...verifies('store.ratelimit.per-store-and-token', 'a full bucket of one token leaves others served', async ({ store, rule }) => {
+    const twin = twinOf(store);
+    await burst(twin.clientWith({ pace: false }), bucketSize + 1);
+    expect((await raw(twin.clientWith({ pace: false }))).status, 'the first token is limited').toBe(429);
+    const { token } = await twin.control.addToken(twin.info.storeId);
+    expect((await raw(twin.clientWith({ token, pace: false }))).status, says(rule, 'another token of the same store has its own bucket')).toBe(200);
+    const other = await store.openTwinStore();
+    expect((await raw(other.clientWith({ pace: false }))).status, says(rule, 'another store has its own bucket')).toBe(200);
+  }),
+);
+
+test(
+  ...verifies('store.client.paces-to-bucket', 'iterating 260 products 2 at a time meets no 429 and waits no longer than needed', async ({ store, rule }) => {
+    const twin = twinOf(store);
+    const statuses: number[] = [];
+    const client = twin.clientWith({ onExchange: (e) => statuses.push(e.response?.status ?? 0) });
+    const started = twin.clock.now();
+    let count = 0;
+    for await (const _ of client.iterateProducts({ per_page: 2 })) count++;
+    const elapsed = twin.clock.now() - started;
+    // The bucket lets 40 through at once, then one per 500 ms.
+    const minimum = Math.max(0, statuses.length - bucketSize) * MS_PER_LEAK;
+    expect(count, 'every product visited').toBe(260);
+    expect(
+      statuses.filter((s) => s === 429),
+      says(rule, 'the paced client met a 429'),
+    ).toEqual([]);
+    expect(statuses.length, 'one request per page of 2').toBe(130);
+    expect(elapsed, says(rule, `pacing took ${elapsed} ms of store time; the bucket needs at least ${minimum} ms`)).toBeGreaterThanOrEqual(minimum);
+    expect(elapsed, says(rule, `pacing waited ${elapsed - minimum} ms longer than the bucket requires`)).toBeLessThanOrEqual(minimum + MS_PER_LEAK);
+  }),
+);
+
+test(
+  ...verifies('store.client.paces-to-bucket', 'a 429 is waited out from the rate headers and retried', async ({ store, rule }) => {
+    const twin = twinOf(store);
+    await twin.control.injectFaults(twin.info.storeId, { status: 429, count: 2 });
+    const started = twin.clock.now();
+    const page = await twin.client.listProducts({ per_page: 3 });
+    expect(page.items, says(rule, 'the call succeeds after the 429s')).toHaveLength(3);
+    expect(twin.clock.now() - started, says(rule, 'the client waited before retrying')).toBeGreaterThan(0);
+  }),
+);
