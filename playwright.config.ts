@@ -37,7 +37,8 @@ export default defineConfig({
   ],
   webServer: needsTwins
     ? {
-        command: 'node src/twins/main.ts',
+        // This Node, not the first on PATH (which may be the machine's older one).
+        command: `"${process.execPath}" src/twins/main.ts`,
         url: `${config.store.twinUrl}/__twin/health`,
         reuseExistingServer: !process.env.CI,
         env: { STORE_MOCK_PORT: String(config.store.port) },

@@ -8,18 +8,12 @@
  * Then one summary line. Extra arguments go to the first run (e.g. a file filter).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { runTool } from './lib/runTool.ts';
 import { rmSync } from 'node:fs';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
 
 const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
 const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' };
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, PACT_DO_NOT_TRACK: 'true', ...env } });
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
-}
 
 async function startTwin(port: number): Promise<ChildProcess> {
   const twin = spawn(process.execPath, ['src/twins/main.ts'], {
@@ -44,10 +38,9 @@ async function startTwin(port: number): Promise<ChildProcess> {
 async function main(): Promise<number> {
   rmSync('reports/results', { recursive: true, force: true });
   const started = Date.now();
-  const playwright = 'node_modules/.bin/playwright';
 
   console.log('gate 1/2: unit tests and store suites against the twins');
-  const first = await run(playwright, ['test', ...process.argv.slice(2)], {
+  const first = await runTool('playwright', ['test', ...process.argv.slice(2)], {
     HARNESS_TARGET: 'mock',
     HARNESS_RUN_NAME: 'gate-mock',
     HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store',
@@ -57,7 +50,7 @@ async function main(): Promise<number> {
   const twin = await startTwin(LIVE_PATH_PORT);
   let second: number;
   try {
-    second = await run(playwright, ['test', '--project=store'], {
+    second = await runTool('playwright', ['test', '--project=store'], {
       HARNESS_TARGET: 'live',
       HARNESS_RUN_NAME: 'gate-live-path',
       STORE_API_URL: `http://127.0.0.1:${LIVE_PATH_PORT}`,

@@ -3,20 +3,13 @@
  * (HARNESS_TARGET, default mock: the twins, started by the Playwright config),
  * then the Allure report. The harness's own unit tests are `npm test`'s business.
  */
-import { spawn } from 'node:child_process';
+import { runTool } from './lib/runTool.ts';
 import { rmSync } from 'node:fs';
 import { describeConfig, harnessConfig } from '../src/config/harnessConfig.ts';
 import { ConfigError } from '../src/config/ConfigError.ts';
 
 /** The suites of every API, by Playwright project. */
 const API_PROJECTS = ['store'];
-
-function run(command: string, args: string[]): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, PACT_DO_NOT_TRACK: 'true' } });
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
-}
 
 async function main(): Promise<number> {
   let config;
@@ -32,9 +25,9 @@ async function main(): Promise<number> {
   console.log('verify: checking the contracts against');
   for (const [key, value] of Object.entries(describeConfig(config))) console.log(`  ${key}: ${value}`);
   rmSync('reports/allure-results', { recursive: true, force: true });
-  const tests = await run('node_modules/.bin/playwright', ['test', ...API_PROJECTS.map((p) => `--project=${p}`), ...process.argv.slice(2)]);
+  const tests = await runTool('playwright', ['test', ...API_PROJECTS.map((p) => `--project=${p}`), ...process.argv.slice(2)]);
   console.log('verify: building the Allure report');
-  const report = await run('node_modules/.bin/allure', [
+  const report = await runTool('allure', [
     'generate',
     'reports/allure-results',
     '--output',

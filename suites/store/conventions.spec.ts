@@ -74,7 +74,7 @@ test(
 
 test(
   ...verifies('store.http.content-type-required', 'a JSON body sent without Content-Type answers 415', async ({ store, rule }) => {
-    const res = await store.send({ method: 'POST', path: '/products', rawBody: JSON.stringify({ name: 'No content type' }), contentType: null, retry: false });
+    const res = await store.send({ method: 'POST', path: '/products', rawBody: '{}', contentType: null, retry: false });
     expectStatus(res, 415, rule);
   }),
 );
@@ -84,7 +84,7 @@ test(
     const res = await store.send({
       method: 'POST',
       path: '/products',
-      rawBody: JSON.stringify({ name: 'Plain text' }),
+      rawBody: '{}',
       contentType: 'text/plain',
       retry: false,
     });

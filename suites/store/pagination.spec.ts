@@ -96,6 +96,12 @@ test(
     expect(totalCountOf(second.res, rule), says(rule, 'the total does not depend on the page')).toBe(total);
     const all = await page(store, rule, { per_page: maxPerPage });
     if (total <= maxPerPage) expect(all.items.length, says(rule, 'X-Total-Count equals the number of results')).toBe(total);
+    const categories = await store.send({ method: 'GET', path: '/categories', query: { per_page: maxPerPage } });
+    expectStatus(categories, 200, rule);
+    const categoryTotal = totalCountOf(categories, rule);
+    if (categoryTotal <= maxPerPage) {
+      expect((jsonOf(categories, rule) as unknown[]).length, says(rule, 'X-Total-Count of categories equals the number of results')).toBe(categoryTotal);
+    }
   }),
 );
 

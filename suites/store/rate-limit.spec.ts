@@ -1,7 +1,8 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
-import { expectStatus, rateHeadersOf } from '../fixtures/storeChecks.ts';
+import { expectMainLanguage, expectStatus, rateHeadersOf } from '../fixtures/storeChecks.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { STORE_RULES } from '../../src/rules/storeRules.ts';
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import type { StoreResponse } from '../../src/clients/store/types.ts';
 
@@ -64,6 +65,8 @@ test(
     expect(served, says(rule, `${served} requests were served beyond a bucket of ${bucketSize}`)).toBeLessThanOrEqual(remaining + Math.ceil(leaked) + 1);
     const headers = rateHeadersOf(limited, rule);
     expect(headers.remaining, says(rule, 'a 429 says nothing remains')).toBe(0);
+    // A 429 is a response too: store.headers.main-language holds on it.
+    expectMainLanguage(limited, store.mainLanguage, STORE_RULES['store.headers.main-language']!);
   }),
 );
 
