@@ -45,7 +45,9 @@ export default class RuleCoverageReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    for (const entry of this.#byTest.get(test) ?? []) entry.v.status = result.status;
+    // A field-notes rule that differed on live passed as an observation: show it as drift.
+    const drifted = result.annotations.some((a) => a.type === 'drift');
+    for (const entry of this.#byTest.get(test) ?? []) entry.v.status = drifted ? 'drift' : result.status;
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {

@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import RuleCoverageReporter from '../../../src/reporters/RuleCoverageReporter.ts';
+import { STORE_RULES } from '../../../src/rules/storeRules.ts';
+
+function fakeTest(title: string, rule: string): TestCase {
+  return { title, annotations: [{ type: 'rule', description: rule }], parent: { project: () => ({ name: 'store' }) } } as unknown as TestCase;
+}
+
+function run(tests: TestCase[], statuses: { status: TestResult['status']; drift?: boolean }[], gate: string) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'coverage-')), 'rule-coverage');
+  process.env.HARNESS_RULE_GATE = gate;
+  const reporter = new RuleCoverageReporter({ outputDir: dir });
+  reporter.onBegin({} as FullConfig, { allTests: () => tests } as unknown as Suite);
+  tests.forEach((t, i) =>
+    reporter.onTestEnd(t, {
+      status: statuses[i]!.status,
+      annotations: statuses[i]!.drift ? [{ type: 'drift', description: 'x' }] : [],
+    } as unknown as TestResult),
+  );
+  return { dir, outcome: reporter.onEnd({ status: 'passed' } as FullResult) };
+}
+
+test.afterEach(() => {
+  delete process.env.HARNESS_RULE_GATE;
+});
+
+test('the gate fails the run when a rule of a gated API has no test, and lists it', async () => {
+  const { outcome, dir } = run([fakeTest('one', 'store.json.no-root-element')], [{ status: 'passed' }], 'store');
+  expect(await outcome).toEqual({ status: 'failed' });
+  expect(readFileSync(join(dir, '..', 'rule-coverage.md'), 'utf8')).toContain('| `store.json.snake-case-keys` | spec | any | **no test** |');
+});
+
+test('with a test for every rule the gate passes, and drift is reported as such', async () => {
+  const ids = Object.keys(STORE_RULES);
+  const { outcome, dir } = run(
+    ids.map((id) => fakeTest(id, id)),
+    ids.map((_, i) => ({ status: 'passed' as const, drift: i === 0 })),
+    'store',
+  );
+  expect(await outcome).toBeUndefined();
+  const file = JSON.parse(readFileSync(join(dir, 'mock.json'), 'utf8')) as { rules: Record<string, { status: string }[]> };
+  expect(file.rules[ids[0]!]![0]!.status).toBe('drift');
+});
+
+test('a test naming a rule the catalogue lacks fails the run', async () => {
+  const { outcome } = run([fakeTest('typo', 'store.json.no-rot-element')], [{ status: 'passed' }], '');
+  expect(await outcome).toEqual({ status: 'failed' });
+});
