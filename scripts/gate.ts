@@ -9,7 +9,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runTool } from './lib/runTool.ts';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
 
 const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
@@ -33,6 +34,21 @@ async function startTwin(port: number): Promise<ChildProcess> {
   }
   twin.kill();
   throw new Error(`gate: the store twin did not answer on port ${port} within 10 s; is the port taken? Set GATE_LIVE_PORT to a free one.`);
+}
+
+/** Files under `dir` that contain `secret`: a report must never hold the live token. */
+function filesHolding(dir: string, secret: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      const stat = statSync(path);
+      if (stat.isDirectory()) walk(path);
+      else if (stat.size < 64 * 1024 * 1024 && readFileSync(path).includes(secret)) found.push(path);
+    }
+  };
+  walk(dir);
+  return found;
 }
 
 async function main(): Promise<number> {
@@ -63,6 +79,10 @@ async function main(): Promise<number> {
     twin.kill();
   }
 
+  const leaks = filesHolding('reports', SEEDED_STORE.token);
+  if (leaks.length > 0) console.error(`gate: the live token was written to ${leaks.join(', ')}: secrets must be redacted before anything is reported.`);
+  else console.log('gate: no report holds the live token');
+
   const total: Tally = { passed: 0, failed: 0, skipped: 0 };
   for (const name of ['gate-mock', 'gate-live-path']) {
     try {
@@ -78,7 +98,7 @@ async function main(): Promise<number> {
   }
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(summaryLine(total));
-  return first === 0 && second === 0 && total.failed === 0 ? 0 : 1;
+  return first === 0 && second === 0 && total.failed === 0 && leaks.length === 0 ? 0 : 1;
 }
 
 process.exit(await main());
