@@ -1,29 +1,17 @@
+import { isRetryableNetworkCode } from '../../http/networkError.ts';
+import { retryAfterMs } from '../../http/retryAfterMs.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreConfigError } from './errors.ts';
 import type { RateHeaders, RetryOptions } from './types.ts';
+
+/** Shared with the media client; re-exported where the store's tests and callers find it. */
+export { retryAfterMs };
 
 /** What to do after an answer: retry after `afterMs`, or nothing (undefined). */
 export interface RetryDecision {
   reason: string;
   afterMs: number;
 }
-
-/** Network failures worth another attempt; anything else is a bug or a setup error. */
-const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
 
 /**
  * When and how long to wait before another attempt:
@@ -67,7 +55,7 @@ export class RetryPolicy {
 
   /** The decision after a network failure with the given error code. */
   decideNetwork(code: string, retriesSoFar: number): RetryDecision | undefined {
-    if (retriesSoFar >= this.maxRetries || !RETRYABLE_NETWORK_CODES.has(code)) return undefined;
+    if (retriesSoFar >= this.maxRetries || !isRetryableNetworkCode(code)) return undefined;
     return { reason: `${code}: no answer, retrying`, afterMs: this.backoffMs(retriesSoFar) };
   }
 
@@ -88,15 +76,6 @@ export function rateLimitWaitMs(rate: RateHeaders | undefined): number {
   if (rate?.reset !== undefined) wait = rate.reset - (limit - 1) * MS_PER_LEAK;
   else if (rate?.remaining !== undefined) wait = (1 - rate.remaining) * MS_PER_LEAK;
   return Math.min(Math.max(MS_PER_LEAK, Math.ceil(wait)), Math.max(limit, 1) * MS_PER_LEAK);
-}
-
-/** Retry-After as milliseconds from now: delta-seconds or an HTTP date. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function checked(name: string, value: number): number {

@@ -9,14 +9,15 @@
  */
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../clock/Clock.ts';
+import { networkErrorOf } from '../../http/networkError.ts';
 import { redactHeaders, redactText, redactUrl } from '../../http/redact.ts';
+import { transport, type RawResponse } from '../../http/transport.ts';
 import { buildRequest, type PreparedRequest } from './buildRequest.ts';
 import { apiErrorFor, StoreConfigError, StoreInvalidResponseError, StoreTransportError, type StoreApiError } from './errors.ts';
 import { Pacer } from './Pacer.ts';
 import { RetryPolicy, type RetryDecision } from './RetryPolicy.ts';
 import { toStoreInfo } from './toStoreInfo.ts';
 import { toStoreResponse } from './toStoreResponse.ts';
-import { transport, type RawResponse } from './transport.ts';
 import type {
   Category,
   CategoryInput,
@@ -344,14 +345,6 @@ function lastPageOf(response: StoreResponse): number | undefined {
 
 function segment(id: number | string): string {
   return encodeURIComponent(String(id));
-}
-
-function networkErrorOf(error: unknown): { code: string; message: string } {
-  const err = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
-  // undici wraps socket errors: the useful code is often on the cause.
-  const code = [err?.cause?.code, err?.code].find((c): c is string => typeof c === 'string' && c !== 'UND_ERR') ?? 'UNKNOWN';
-  const message = [err?.message, err?.cause?.message].filter((m): m is string => typeof m === 'string' && m !== '').join(': ') || String(error);
-  return { code, message };
 }
 
 function baseUrlOf(value: string): URL {

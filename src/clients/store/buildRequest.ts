@@ -1,8 +1,9 @@
+import { HeaderMap } from '../../http/HeaderMap.ts';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreRequestError } from './errors.ts';
 import type { StoreRequest } from './types.ts';
 
-/** A StoreRequest made concrete: what goes on the wire. */
+/** A StoreRequest made concrete: what goes on the wire (a WireRequest with the store's extras). */
 export interface PreparedRequest {
   method: string;
   url: URL;
@@ -98,21 +99,4 @@ function targetUrl(request: StoreRequest, base: URL): URL {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
   return url;
-}
-
-/** Headers with case-insensitive names; a later set replaces an earlier one of any case. */
-class HeaderMap {
-  readonly #entries = new Map<string, { name: string; value: string }>();
-
-  set(name: string, value: string): void {
-    this.#entries.set(name.toLowerCase(), { name, value });
-  }
-
-  delete(name: string): void {
-    this.#entries.delete(name.toLowerCase());
-  }
-
-  toRecord(): Record<string, string> {
-    return Object.fromEntries([...this.#entries.values()].map(({ name, value }) => [name, value]));
-  }
 }

@@ -1,7 +1,7 @@
 import { StoreInvalidResponseError } from './errors.ts';
 import { parseLinkHeader } from './parseLinkHeader.ts';
 import { rateHeaders } from './rateHeaders.ts';
-import type { RawResponse } from './transport.ts';
+import type { RawResponse } from '../../http/transport.ts';
 import type { StoreResponse } from './types.ts';
 
 /**

@@ -1,7 +1,17 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { request as undiciRequest, type Dispatcher } from 'undici';
-import type { PreparedRequest } from './buildRequest.ts';
+
+/** A request made concrete: what goes on the wire. Each client builds its own. */
+export interface WireRequest {
+  method: string;
+  url: URL;
+  /** Every header to send, names as written. */
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** Send with neither Content-Length nor Transfer-Encoding (a bodyless PUT the provider must refuse). */
+  omitContentLength?: boolean;
+}
 
 /** An answer as it came: status, lower-case headers, body text. */
 export interface RawResponse {
@@ -11,30 +21,30 @@ export interface RawResponse {
 }
 
 /**
- * Sends one prepared request and reads the whole answer. Network failures are
- * thrown as they come; the client decides about retries.
+ * Sends one request and reads the whole answer. Network failures are thrown
+ * as they come; the client decides about retries.
  *
  * undici always writes Content-Length: 0 on a bodyless PUT, so the one request
  * that must go without it (store.http.put-without-length-411) takes node:http,
  * which can drop both Content-Length and Transfer-Encoding. That request does
  * not pass through a configured dispatcher.
  */
-export async function transport(prepared: PreparedRequest, dispatcher?: Dispatcher): Promise<RawResponse> {
-  if (prepared.omitContentLength) return sendWithoutLength(prepared);
-  const response = await undiciRequest(prepared.url, {
-    method: prepared.method as Dispatcher.HttpMethod,
-    headers: prepared.headers,
-    body: prepared.body ?? null,
+export async function transport(request: WireRequest, dispatcher?: Dispatcher): Promise<RawResponse> {
+  if (request.omitContentLength) return sendWithoutLength(request);
+  const response = await undiciRequest(request.url, {
+    method: request.method as Dispatcher.HttpMethod,
+    headers: request.headers,
+    body: request.body ?? null,
     ...(dispatcher ? { dispatcher } : {}),
   });
   const text = await response.body.text();
   return { status: response.statusCode, headers: flatten(response.headers), text };
 }
 
-function sendWithoutLength(prepared: PreparedRequest): Promise<RawResponse> {
-  const client = prepared.url.protocol === 'https:' ? https : http;
+function sendWithoutLength(request: WireRequest): Promise<RawResponse> {
+  const client = request.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.request(prepared.url, { method: prepared.method, headers: prepared.headers });
+    const req = client.request(request.url, { method: request.method, headers: request.headers });
     req.removeHeader('content-length');
     req.removeHeader('transfer-encoding');
     req.on('error', reject);

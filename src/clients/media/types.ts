@@ -1,0 +1,198 @@
+/**
+ * What the Media client takes and gives: JSON:API documents as the Media
+ * Tracking API sends them (../shared/specs/media-tracking-api.md, Resources and
+ * Endpoints). Attributes stay an open record; the suites check bodies against
+ * the JSON Schemas in contracts/media/schemas.
+ */
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../../clock/Clock.ts';
+
+export interface RetryOptions {
+  /** Retries after the first attempt, for 5xx, 429 and network failures. Default 3. */
+  maxRetries?: number;
+  /** First back-off delay; doubled on each retry. Default 250 ms. */
+  baseDelayMs?: number;
+  /** Upper bound of one wait, Retry-After included. Default 8000 ms. */
+  maxDelayMs?: number;
+}
+
+export interface MediaClientOptions {
+  /** Ends with /api/edge: `http://127.0.0.1:4020/api/edge`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>`; absent means anonymous. `token()` sets it. */
+  token?: string;
+  /** Default: the harness's own name. */
+  userAgent?: string;
+  /** OAuth client id sent with token and revoke requests, when the service wants one. */
+  clientId?: string;
+  /** OAuth client secret, for services that want one (the real password grant does not). */
+  clientSecret?: string;
+  /** Default systemClock; every back-off goes through clock.sleep. */
+  clock?: Clock;
+  retry?: RetryOptions;
+  dispatcher?: Dispatcher;
+  /** Called for every attempt, secrets redacted: the raw material of reports. */
+  onExchange?: (exchange: Exchange) => void;
+  /** Further values to redact besides tokens and passwords the client knows. */
+  secrets?: string[];
+}
+
+/** One request through the low-level door, `MediaClient.send`. */
+export interface MediaRequest {
+  method: string;
+  /** Relative to baseUrl (under /api/edge); may include a query. */
+  path?: string;
+  /** Absolute, e.g. a links.next. Only the base URL's origin receives the token. */
+  url?: string;
+  /** Appended to the query; names as written (`page[limit]`), brackets percent-encoded. */
+  query?: Record<string, string | number | undefined>;
+  /** A JSON:API document, sent as application/vnd.api+json. */
+  body?: unknown;
+  /** Sent as is (for malformed-body checks). */
+  rawBody?: string;
+  /** Extra headers; they override the defaults of the same name. */
+  headers?: Record<string, string>;
+  /** Overrides the Content-Type of a body; null omits it. */
+  contentType?: string | null;
+  /** Overrides Accept (default application/vnd.api+json); null omits it. */
+  accept?: string | null;
+  /** 'token' (default): the client's token, if it has one; 'none': anonymous; any other string: that token. */
+  auth?: 'token' | 'none' | string;
+  /** Retry 5xx, 429 and network failures. Default true. */
+  retry?: boolean;
+}
+
+export interface MediaResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  text: string;
+  /** Parses text; throws MediaInvalidResponseError when it is not JSON. */
+  json<T = unknown>(): T;
+  /** The URL requested, secrets redacted. */
+  url: string;
+  method: string;
+  /** The body, when it is a JSON object (whatever the Content-Type said). */
+  document?: JsonApiDocument;
+}
+
+/** One attempt as reports see it: everything secret is already redacted. */
+export interface Exchange {
+  /** 0 for the first attempt of a send, then 1, 2, ... for its retries. */
+  attempt: number;
+  /** Clock time the request left. */
+  startedAt: number;
+  /** Clock time from leaving to the answer (0 on a virtual clock). */
+  durationMs: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+  /** Network failure instead of a response. */
+  error?: { code: string; message: string };
+  /** Set when the client will try again, and after how long. */
+  retry?: { reason: string; afterMs: number };
+}
+
+// --- JSON:API ----------------------------------------------------------------
+
+export interface ResourceIdentifier {
+  id: string;
+  type: string;
+  meta?: Record<string, unknown>;
+}
+
+/** A relationship's data: to-one identifier or null, to-many array. */
+export type ResourceLinkage = ResourceIdentifier | ResourceIdentifier[] | null;
+
+export interface Relationship {
+  links?: { self?: string; related?: string };
+  /** Present only when the relationship was included (field notes: Media type, keys, ids). */
+  data?: ResourceLinkage;
+  meta?: Record<string, unknown>;
+}
+
+/** A resource object as it arrives: attributes and relationships may be missing. */
+export interface ResourceObject {
+  id: string;
+  type: string;
+  attributes?: Record<string, unknown>;
+  relationships?: Record<string, Relationship>;
+  links?: { self?: string };
+  meta?: Record<string, unknown>;
+}
+
+/** A resource object as the client hands it out: attributes and relationships always objects. */
+export interface Resource extends ResourceObject {
+  attributes: Record<string, unknown>;
+  relationships: Record<string, Relationship>;
+}
+
+/** A JSON:API error object; `status` is an integer in the real service's custom controllers. */
+export interface JsonApiError {
+  id?: string;
+  status?: string | number;
+  code?: string;
+  title?: string;
+  detail?: string;
+  source?: { pointer?: string; parameter?: string; header?: string };
+  meta?: Record<string, unknown>;
+}
+
+export type CollectionLinkName = 'first' | 'prev' | 'next' | 'last' | 'self';
+
+export interface JsonApiDocument {
+  data?: ResourceObject | ResourceObject[] | null;
+  errors?: JsonApiError[];
+  meta?: Record<string, unknown>;
+  links?: Record<string, string | null | undefined>;
+  included?: ResourceObject[];
+  jsonapi?: Record<string, unknown>;
+}
+
+// --- Typed helpers -----------------------------------------------------------
+
+/** include, sparse fieldsets, filters, sort and offset pages (field notes: Filters, sort, include, fields; Pagination). */
+export interface QueryParams {
+  /** Relationship paths: `['categories', 'mediaRelationships.destination']`. */
+  include?: string[];
+  /** Type to attribute names: `{ anime: ['slug', 'titles'] }`. */
+  fields?: Record<string, string[]>;
+  /** Filter name to a value or a list (sent comma-separated). */
+  filter?: Record<string, string | number | (string | number)[]>;
+  /** Sort keys, `-` for descending: `['-averageRating', 'startDate']`. */
+  sort?: string[];
+  page?: { limit?: number; offset?: number; cursor?: string };
+}
+
+export interface CollectionPage {
+  data: Resource[];
+  included: Resource[];
+  meta: Record<string, unknown> & { count?: number };
+  links: Partial<Record<CollectionLinkName, string>>;
+  response: MediaResponse;
+}
+
+export interface SingleDocument {
+  data: Resource | null;
+  included: Resource[];
+  meta?: Record<string, unknown>;
+  links?: Record<string, string>;
+  response: MediaResponse;
+}
+
+/** A relationship value for create: a linkage, or `{ data: linkage }` as JSON:API writes it. */
+export type RelationshipInput = ResourceLinkage | { data: ResourceLinkage };
+
+// --- OAuth -------------------------------------------------------------------
+
+/** Password grant (sign in) or refresh grant. */
+export type OAuthGrant = { username: string; password: string } | { refreshToken: string };
+
+/** The token endpoint's answer (field notes: Authentication), as sent: snake_case. */
+export interface OAuthToken {
+  access_token: string;
+  token_type: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+  created_at?: number;
+}
