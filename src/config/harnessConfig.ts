@@ -11,6 +11,8 @@ export type Target = (typeof TARGETS)[number];
 
 export const DEFAULT_STORE_API_URL = 'https://api.tiendanube.com';
 export const DEFAULT_STORE_MOCK_PORT = 4010;
+export const DEFAULT_KITSU_API_URL = 'https://kitsu.io/api/edge';
+export const DEFAULT_KITSU_MOCK_PORT = 4020;
 export const TWIN_HOST = '127.0.0.1';
 /** What the harness calls itself when no User-Agent is configured (mock target only). */
 export const HARNESS_USER_AGENT = 'api-contract-harness (https://example.invalid/api-contract-harness)';
@@ -35,9 +37,29 @@ export interface LiveStoreConfig {
   readonly allowWrites: boolean;
 }
 
+export interface TwinMediaConfig {
+  readonly mode: 'twin';
+  /** Origin of the media twin; the API is under /api/edge, the control API under /__twin. */
+  readonly twinUrl: string;
+  readonly port: number;
+  /** KITSU_API_URL's equivalent on the twin: {twinUrl}/api/edge. */
+  readonly apiUrl: string;
+  readonly allowWrites: true;
+}
+
+export interface LiveMediaConfig {
+  readonly mode: 'live';
+  /** KITSU_API_URL without a trailing slash, ending in /api/edge. */
+  readonly apiUrl: string;
+  /** KITSU_ACCESS_TOKEN: optional; without it only anonymous checks run. */
+  readonly token: string | undefined;
+  readonly allowWrites: boolean;
+}
+
 export interface HarnessConfig {
   readonly target: Target;
   readonly store: TwinStoreConfig | LiveStoreConfig;
+  readonly media: TwinMediaConfig | LiveMediaConfig;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -53,8 +75,9 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
   const problems: string[] = [];
   const target = readTarget(env, problems);
   const store = target === 'live' ? readLiveStore(env, problems) : readTwinStore(env, problems);
-  if (problems.length > 0 || !store) throw new ConfigError(problems);
-  return { target, store };
+  const media = target === 'live' ? readLiveMedia(env, problems) : readTwinMedia(env, problems);
+  if (problems.length > 0 || !store || !media) throw new ConfigError(problems);
+  return { target, store, media };
 }
 
 function readTarget(env: Env, problems: string[]): Target {
@@ -113,6 +136,24 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
   return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites };
 }
 
+function readTwinMedia(env: Env, problems: string[]): TwinMediaConfig {
+  const port = readPort(env, 'KITSU_MOCK_PORT', DEFAULT_KITSU_MOCK_PORT, problems);
+  const twinUrl = `http://${TWIN_HOST}:${port}`;
+  return { mode: 'twin', twinUrl, port, apiUrl: `${twinUrl}/api/edge`, allowWrites: true };
+}
+
+function readLiveMedia(env: Env, problems: string[]): LiveMediaConfig | undefined {
+  const apiUrl = readLiveUrl(env, 'KITSU_API_URL', DEFAULT_KITSU_API_URL, problems);
+  if (apiUrl && !apiUrl.endsWith('/api/edge')) {
+    problems.push(`KITSU_API_URL is "${apiUrl}": the edge API's base ends in /api/edge, for example ${DEFAULT_KITSU_API_URL}.`);
+    return undefined;
+  }
+  const token = env.KITSU_ACCESS_TOKEN?.trim() || undefined;
+  if (token && /\s/.test(token)) problems.push('KITSU_ACCESS_TOKEN contains white space. Set it to the bare token, without the "Bearer " prefix.');
+  const allowWrites = readFlag(env, 'KITSU_ALLOW_WRITES', problems);
+  return apiUrl ? { mode: 'live', apiUrl, token, allowWrites } : undefined;
+}
+
 /** A live base URL: https only, except loopback hosts so a local twin or proxy can stand in. */
 export function readLiveUrl(env: Env, name: string, fallback: string, problems: string[]): string | undefined {
   const raw = env[name]?.trim() || fallback;
@@ -151,14 +192,19 @@ export function liveStoreBaseUrl(store: LiveStoreConfig, version: string): strin
 
 /** A printable summary with no secrets in it. */
 export function describeConfig(config: HarnessConfig): Record<string, string> {
-  const store = config.store;
-  if (store.mode === 'twin') return { target: config.target, 'store twin': store.twinUrl };
+  const { store, media } = config;
+  if (store.mode === 'twin' || media.mode === 'twin') {
+    return { target: config.target, 'store twin': store.mode === 'twin' ? store.twinUrl : '', 'media twin': media.mode === 'twin' ? media.apiUrl : '' };
+  }
   return {
     target: config.target,
     'store api': store.apiUrl,
     'store id': store.storeId,
     'store token': '(set, not shown)',
     'store writes': store.allowWrites ? 'allowed' : 'read-only',
+    'media api': media.apiUrl,
+    'media token': media.token ? '(set, not shown)' : '(none: anonymous checks only)',
+    'media writes': media.allowWrites ? 'allowed' : 'read-only',
   };
 }
 

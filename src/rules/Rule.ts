@@ -22,10 +22,16 @@ export interface Rule {
    * - `any`: observable from outside with URLs and credentials, so checked on live too.
    * - `twin`: needs the twin's control API (clock, suspension, faults, webhook
    *   receiver); skipped on live with the reason.
+   * - `token`: needs a signed-in user; on live it runs only with an access token.
    */
-  readonly needs: 'any' | 'twin';
+  readonly needs: 'any' | 'twin' | 'token';
   /** Whether checking it on live creates, changes or deletes data. */
   readonly writes?: boolean;
+  /**
+   * A contract rule the field notes say the real service does not follow: on
+   * live a failure is expected drift (reported, not failed). Says how it differs.
+   */
+  readonly knownDrift?: string;
 }
 
 export type RuleCatalogue = Readonly<Record<string, Rule>>;

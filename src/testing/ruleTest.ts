@@ -10,6 +10,12 @@ import type { Target } from '../config/harnessConfig.ts';
 export interface RuleContext {
   target: Target;
   allowWrites: boolean;
+  /** A signed-in user is available (always on the twin; on live when a token is configured). */
+  hasToken?: boolean;
+  /** The variable that allows writes on live, named in skip reasons. */
+  writesVariable?: string;
+  /** The variable that holds a live access token, named in skip reasons. */
+  tokenVariable?: string;
 }
 
 /** Prefix for assertion messages, so a red test says which rule broke. */
@@ -30,7 +36,10 @@ export function skipReason(rule: Rule, ctx: RuleContext): string | undefined {
     return `${rule.id} needs the twin's control API (clock, suspension, faults or a webhook receiver), which a live service does not offer.`;
   }
   if (rule.writes && !ctx.allowWrites) {
-    return `${rule.id} creates, changes or deletes data; set STORE_ALLOW_WRITES=1 to check it on live.`;
+    return `${rule.id} creates, changes or deletes data; set ${ctx.writesVariable ?? 'STORE_ALLOW_WRITES'}=1 to check it on live.`;
+  }
+  if (rule.needs === 'token' && ctx.hasToken === false) {
+    return `${rule.id} needs a signed-in user; set ${ctx.tokenVariable ?? 'the access token variable'} to check it on live.`;
   }
   return undefined;
 }
@@ -44,7 +53,11 @@ export function ruleTestMeta(catalogue: RuleCatalogue, ruleId: string, variant: 
     title: variant ? `${rule.id}: ${variant}` : rule.id,
     details: {
       annotation: ruleAnnotations(rule),
-      tag: [rule.needs === 'twin' ? '@twin-only' : '@live-capable', rule.source === 'spec' ? '@contract' : '@field-notes'],
+      tag: [
+        rule.needs === 'twin' ? '@twin-only' : '@live-capable',
+        rule.source === 'spec' ? '@contract' : '@field-notes',
+        ...(rule.needs === 'token' ? ['@signed-in'] : []),
+      ],
     },
   };
 }
@@ -60,7 +73,7 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     skip(reason);
     return;
   }
-  if (ctx.target === 'mock' || rule.source === 'spec') {
+  if (ctx.target === 'mock' || (rule.source === 'spec' && !rule.knownDrift)) {
     await body();
     return;
   }
@@ -68,7 +81,8 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     await body();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    testInfo.annotations.push({ type: 'drift', description: `${rule.id}: ${message.split('\n')[0]}` });
+    const why = rule.knownDrift ? ` (expected: ${rule.knownDrift})` : '';
+    testInfo.annotations.push({ type: 'drift', description: `${rule.id}: ${message.split('\n')[0]}${why}` });
     await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
   }
 }

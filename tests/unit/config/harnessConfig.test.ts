@@ -63,3 +63,20 @@ test('the token never appears in errors or in the printable summary', () => {
   expect(problems.join('\n')).not.toContain(live.STORE_ACCESS_TOKEN);
   expect(JSON.stringify(describeConfig(loadConfig(live)))).not.toContain(live.STORE_ACCESS_TOKEN);
 });
+
+test('media: the twin on 4020 by default; live reads KITSU_* and needs no token', () => {
+  expect(loadConfig({}).media).toMatchObject({ mode: 'twin', apiUrl: 'http://127.0.0.1:4020/api/edge' });
+  const config = loadConfig(live);
+  expect(config.media).toMatchObject({ mode: 'live', apiUrl: 'https://kitsu.io/api/edge', token: undefined, allowWrites: false });
+  expect(loadConfig({ ...live, KITSU_ACCESS_TOKEN: 'media-secret', KITSU_ALLOW_WRITES: '1' }).media).toMatchObject({
+    token: 'media-secret',
+    allowWrites: true,
+  });
+  expect(JSON.stringify(describeConfig(loadConfig({ ...live, KITSU_ACCESS_TOKEN: 'media-secret' })))).not.toContain('media-secret');
+});
+
+test('media: KITSU_API_URL must be https (or loopback) and end in /api/edge', () => {
+  expect(problemsOf({ ...live, KITSU_API_URL: 'http://kitsu.io/api/edge' })[0]).toMatch(/KITSU_API_URL.*TLS only/);
+  expect(problemsOf({ ...live, KITSU_API_URL: 'https://kitsu.io/api' })[0]).toMatch(/ends in \/api\/edge/);
+  expect(loadConfig({ ...live, KITSU_API_URL: 'http://127.0.0.1:4020/api/edge' }).media).toMatchObject({ apiUrl: 'http://127.0.0.1:4020/api/edge' });
+});

@@ -1,0 +1,330 @@
+import { defineRules, type Rule } from './Rule.ts';
+
+/**
+ * The rules of the Media Tracking API, one entry each. `spec` rules come from
+ * ../shared/specs/media-tracking-api.md; `field-notes` rules are the twin's
+ * choices where the spec says "not shown" (ASSUMPTIONS.md, media section).
+ * The route table itself is src/rules/mediaRoutes.ts.
+ */
+const rules: Rule[] = [
+  // What the service does / JSON:API
+  {
+    id: 'media.jsonapi.media-type',
+    section: 'What the service does',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'Responses carry Content-Type: application/vnd.api+json.',
+  },
+  {
+    id: 'media.jsonapi.document-structure',
+    section: 'What the service does',
+    source: 'spec',
+    needs: 'any',
+    text: 'Responses are JSON:API documents: a single resource, a collection, or included resources under data / included, never data and errors together.',
+  },
+  {
+    id: 'media.jsonapi.string-ids',
+    section: 'What the service does',
+    source: 'spec',
+    needs: 'any',
+    text: 'Resource identifiers are strings, in resource objects and in relationship data.',
+  },
+  {
+    id: 'media.jsonapi.resource-object',
+    section: 'Endpoints',
+    source: 'spec',
+    needs: 'any',
+    text: 'A resource object has id, type, attributes and relationships, and type names the collection it was asked from.',
+  },
+  {
+    id: 'media.jsonapi.camel-case-members',
+    section: 'Media type, keys, ids',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'Member names are camelCase; types are camelCase plurals; path segments are dasherized.',
+  },
+  {
+    id: 'media.jsonapi.included',
+    section: 'Endpoints',
+    source: 'spec',
+    needs: 'any',
+    text: 'include= adds the related resources under included, and the relationship carries their identifiers in data.',
+  },
+  {
+    id: 'media.jsonapi.sparse-fields',
+    section: 'Filters, sort, include, fields',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'fields[type]=a,b returns only those attributes.',
+  },
+  {
+    id: 'media.jsonapi.filters',
+    section: 'Parameters',
+    source: 'spec',
+    needs: 'any',
+    text: 'filter[...] query parameters narrow a collection; filter[id] is available everywhere.',
+  },
+  {
+    id: 'media.jsonapi.sort',
+    section: 'Filters, sort, include, fields',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'sort=a,-b orders a collection by those attributes, - for descending.',
+  },
+
+  // Routes
+  {
+    id: 'media.routes.edge-prefix',
+    section: 'What the service does',
+    source: 'spec',
+    needs: 'any',
+    text: 'Every path begins with {base_url}/api/edge.',
+  },
+  {
+    id: 'media.routes.standard',
+    section: 'Standard resource routes (set C)',
+    source: 'spec',
+    needs: 'any',
+    text: 'Each set-C collection serves index, create, show, update (PATCH and PUT) and destroy.',
+  },
+  {
+    id: 'media.routes.read-only',
+    section: 'Read-only routes',
+    source: 'spec',
+    needs: 'any',
+    text: 'profile-link-sites, library-entry-logs and stats serve GET index and show.',
+  },
+  {
+    id: 'media.routes.special',
+    section: 'Special routes',
+    source: 'spec',
+    needs: 'any',
+    text: 'Every special route of the spec is served.',
+    knownDrift: 'the real server serves /algolia-keys and /typesense-keys instead of /search-keys and removed the recommendations routes',
+  },
+  {
+    id: 'media.routes.unknown-route-404',
+    section: 'Errors',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'A route the API does not have answers 404 {"errors":[{"status":404,"title":"Route Not Found"}]}.',
+  },
+
+  // Relationships
+  {
+    id: 'media.relationships.table',
+    section: 'Relationships between resources',
+    source: 'spec',
+    needs: 'any',
+    text: 'anime, manga and episodes carry the relationships the spec table lists.',
+  },
+  {
+    id: 'media.relationships.episode-media',
+    section: 'Relationships between resources',
+    source: 'spec',
+    needs: 'any',
+    text: "An episode's media relationship points to its anime.",
+  },
+  {
+    id: 'media.relationships.deprecated-marked',
+    section: 'Relationships between resources',
+    source: 'spec',
+    needs: 'any',
+    text: 'Deprecated relationships are kept only as empty relationships marked deprecated, with their replacement.',
+    knownDrift: 'real responses show deprecated relationships as ordinary {links} relationships with no marker',
+  },
+
+  // Visibility
+  {
+    id: 'media.visibility.adult-direct-404',
+    section: 'Visibility',
+    source: 'spec',
+    needs: 'token',
+    text: 'An adult-flagged media item requested directly without authentication answers 404.',
+  },
+  {
+    id: 'media.visibility.adult-include-null',
+    section: 'Visibility',
+    source: 'spec',
+    needs: 'token',
+    text: "Included through a library entry's relationship without authentication, an adult media item comes back as null data.",
+  },
+  {
+    id: 'media.visibility.adult-hidden-from-lists',
+    section: 'Adult content',
+    source: 'field-notes',
+    needs: 'token',
+    text: 'Adult media are left out of anonymous lists and of meta.count.',
+  },
+  {
+    id: 'media.visibility.adult-visible-signed-in',
+    section: 'Adult content',
+    source: 'field-notes',
+    needs: 'token',
+    text: 'A signed-in user who allows adult content sees adult media directly, in lists and through includes.',
+  },
+
+  // Errors
+  {
+    id: 'media.errors.jsonapi-errors',
+    section: 'Errors',
+    source: 'spec',
+    needs: 'any',
+    text: 'Error responses use the JSON:API error structure: a top-level errors array of error objects.',
+  },
+  {
+    id: 'media.errors.hidden-404',
+    section: 'Errors',
+    source: 'spec',
+    needs: 'any',
+    text: 'A resource that does not exist or is hidden answers 404.',
+  },
+  {
+    id: 'media.errors.members',
+    section: 'Errors (JSON:API error objects)',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'Error objects carry title, detail, code and status (strings); 404 is "Record not found".',
+  },
+  {
+    id: 'media.errors.bad-query-400',
+    section: 'Errors (JSON:API error objects)',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'A filter not allowed (102), an invalid include (112), an invalid sort (114) and a non-numeric id (103) answer 400.',
+  },
+  {
+    id: 'media.errors.library-entries-need-filter',
+    section: 'Filters, sort, include, fields',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'Listing library entries without any filter answers 400 "No filter provided".',
+  },
+  {
+    id: 'media.errors.known-defect-adult-include-500',
+    section: 'Errors',
+    source: 'spec',
+    needs: 'token',
+    text: 'Known defect, not contract: an anonymous library entry with include=anime,anime.categories on an adult title has been reported to answer 500; the contract says null data.',
+  },
+
+  // Pagination
+  {
+    id: 'media.pagination.offset',
+    section: 'Pagination (offset paginator)',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'page[limit] and page[offset] select a window of the collection; the default limit is 10.',
+  },
+  {
+    id: 'media.pagination.meta-count',
+    section: 'Pagination (offset paginator)',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'Collections carry meta.count, the size of the whole collection.',
+  },
+  {
+    id: 'media.pagination.links',
+    section: 'Pagination (offset paginator)',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'links.first (offset 0), prev only if offset > 0, next only if offset + limit < count, last at max(count − limit, 0); full URLs that echo the query.',
+  },
+  {
+    id: 'media.pagination.follow-next',
+    section: 'Pagination (offset paginator)',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'Following links.next from the first page visits meta.count resources, each once.',
+  },
+  {
+    id: 'media.pagination.limit-bounds-400',
+    section: 'Pagination (offset paginator)',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'page[limit] over the maximum (20) or 0 answers 400 Invalid page value.',
+  },
+
+  // Authentication and writes
+  {
+    id: 'media.auth.anonymous-reads',
+    section: 'Authentication',
+    source: 'spec',
+    needs: 'any',
+    text: 'Some reads work without authentication.',
+  },
+  {
+    id: 'media.auth.bearer-token',
+    section: 'Authentication',
+    source: 'field-notes',
+    needs: 'token',
+    text: 'An access token is sent as Authorization: Bearer <token> and identifies the user.',
+  },
+  {
+    id: 'media.auth.oauth-password-refresh-revoke',
+    section: 'Authentication',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'POST /api/oauth/token gives tokens for the password and refresh_token grants; POST /api/oauth/revoke revokes one, which then answers 401 Invalid token.',
+  },
+  {
+    id: 'media.auth.unknown-token-anonymous',
+    section: 'Authentication',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'An unknown token is treated as anonymous.',
+  },
+  {
+    id: 'media.writes.status-codes',
+    section: 'Media type, keys, ids',
+    source: 'field-notes',
+    needs: 'token',
+    writes: true,
+    text: 'POST answers 201 with Location, PATCH 200, DELETE 204 with no body.',
+  },
+  {
+    id: 'media.writes.media-type-415',
+    section: 'Media type, keys, ids',
+    source: 'field-notes',
+    needs: 'token',
+    text: 'A write without Content-Type application/vnd.api+json answers 415.',
+  },
+  {
+    id: 'media.writes.forbidden-403',
+    section: 'Errors (JSON:API error objects)',
+    source: 'field-notes',
+    needs: 'token',
+    text: "Changing another user's resource answers 403 Update Forbidden / Destroy Forbidden.",
+  },
+  {
+    id: 'media.writes.validation-422',
+    section: 'Errors (JSON:API error objects)',
+    source: 'field-notes',
+    needs: 'token',
+    writes: true,
+    text: 'An invalid attribute answers 422 with code 100 and source.pointer /data/attributes/<field>.',
+  },
+  {
+    id: 'media.special.trending',
+    section: 'Special routes as the real server has them',
+    source: 'field-notes',
+    needs: 'any',
+    text: '/trending/anime and /trending/manga answer {data: [...]}; another namespace answers 400.',
+  },
+  {
+    id: 'media.special.invites',
+    section: 'Special routes as the real server has them',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'The invitee accepts (201 {}) or declines (200 {}) an invite; a group leader revokes it (200 {}); others are forbidden.',
+  },
+  {
+    id: 'media.special.bulk-library-entries',
+    section: 'Special routes as the real server has them',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'PATCH /library-entries/_bulk with filter[id] updates those entries of the signed-in user.',
+  },
+];
+
+export const MEDIA_RULES = defineRules(rules);
