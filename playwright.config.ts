@@ -34,6 +34,8 @@ export default defineConfig({
   projects: [
     { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
+    // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.
+    { name: 'media', testDir: 'suites/media', testMatch: '**/*.spec.ts', workers: 1, fullyParallel: false },
   ],
   webServer: needsTwins
     ? {
@@ -41,7 +43,11 @@ export default defineConfig({
         command: `"${process.execPath}" src/twins/main.ts`,
         url: `${config.store.twinUrl}/__twin/health`,
         reuseExistingServer: !process.env.CI,
-        env: { STORE_MOCK_PORT: String(config.store.port) },
+        env: {
+          STORE_MOCK_PORT: String(config.store.port),
+          KITSU_MOCK_PORT: String(config.media.mode === 'twin' ? config.media.port : ''),
+          KITSU_MOCK_CLOCK: 'virtual',
+        },
         stdout: 'ignore',
         stderr: 'pipe',
         timeout: 30_000,

@@ -9,7 +9,7 @@ import { describeConfig, harnessConfig } from '../src/config/harnessConfig.ts';
 import { ConfigError } from '../src/config/ConfigError.ts';
 
 /** The suites of every API, by Playwright project. */
-const API_PROJECTS = ['store'];
+const API_PROJECTS = ['store', 'media'];
 
 async function main(): Promise<number> {
   let config;

@@ -25,8 +25,11 @@ export default class RuleCoverageReporter implements Reporter {
   readonly #target = process.env.HARNESS_TARGET?.trim() || 'mock';
   readonly #byTest = new Map<TestCase, { rule: string; v: Verification }[]>();
 
-  constructor(options: { outputDir?: string } = {}) {
+  readonly #log: (message: string) => void;
+
+  constructor(options: { outputDir?: string; log?: (message: string) => void } = {}) {
     this.#dir = options.outputDir ?? 'reports/rule-coverage';
+    this.#log = options.log ?? ((message) => console.error(message));
   }
 
   printsToStdio(): boolean {
@@ -64,9 +67,9 @@ export default class RuleCoverageReporter implements Reporter {
     const unknown = Object.keys(rules).filter((id) => !CATALOGUES[id.split('.')[0]!]?.[id]);
     const missing = gate.flatMap((api) => Object.keys(CATALOGUES[api] ?? {}).filter((id) => !rules[id]?.length));
     if (unknown.length > 0)
-      console.error(`Rule coverage: tests name rules that are not in the catalogue: ${unknown.join(', ')}. Add them to src/rules or fix the id.`);
+      this.#log(`Rule coverage: tests name rules that are not in the catalogue: ${unknown.join(', ')}. Add them to src/rules or fix the id.`);
     if (missing.length > 0) {
-      console.error(
+      this.#log(
         `Rule coverage: ${missing.length} rule(s) of ${gate.join(', ')} have no test:\n${missing.map((id) => `  - ${id}`).join('\n')}\nWrite a ruleTest('<id>', ...) for each in suites/.`,
       );
     }

@@ -2,6 +2,10 @@
  * `npm run mock`: starts the twins on fixed local ports with the real clock and
  * prints how to reach them. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
  */
+import { MEDIA_CONTRACT } from '../rules/mediaContract.ts';
+import { SEEDED_USERS } from './media/seed.ts';
+import { MEDIA_SEED } from './media/seedFacts.ts';
+import { startMediaTwin } from './media/server.ts';
 import { SEEDED_STORES } from './store/seed.ts';
 import { startStoreTwin } from './store/server.ts';
 
@@ -39,9 +43,16 @@ function describeStartFailure(error: unknown, variable: string, port: number): s
 async function main(): Promise<void> {
   const running: RunningTwin[] = [];
   let storePort: number;
+  let mediaPort: number;
+  // The suites' own run (playwright.config.ts) asks for a virtual media clock so tests can move it;
+  // people running `npm run mock` get the real one.
+  const mediaClock = process.env.KITSU_MOCK_CLOCK === 'virtual' ? 'virtual' : 'real';
   try {
     storePort = readPort('STORE_MOCK_PORT', 4010);
-    // Media twin: read MEDIA_MOCK_PORT (default 4020) here once it exists.
+    mediaPort = readPort('KITSU_MOCK_PORT', 4020);
+    if (!['', 'real', 'virtual'].includes(process.env.KITSU_MOCK_CLOCK ?? '')) {
+      throw new MockConfigError(`KITSU_MOCK_CLOCK is "${process.env.KITSU_MOCK_CLOCK}". Set it to real (the default) or virtual.`);
+    }
   } catch (error) {
     if (!(error instanceof MockConfigError)) throw error;
     console.error(`[mock] ${error.message}`);
@@ -65,8 +76,24 @@ async function main(): Promise<void> {
     return;
   }
 
-  // Media twin: start it here on MEDIA_MOCK_PORT (default 4020), push it onto
-  // `running`, and print its base URL like the store twin above.
+  try {
+    const media = await startMediaTwin({ port: mediaPort, host: HOST, clock: mediaClock });
+    running.push({ name: 'Media Tracking API twin', close: () => media.close() });
+    console.log(`Media Tracking API twin on ${media.url}${MEDIA_CONTRACT.edgePrefix} (${mediaClock} clock)`);
+    console.log(
+      `  OAuth token: POST ${media.url}${MEDIA_CONTRACT.oauthTokenPath} (grant_type=password, username, password; client_id ${MEDIA_SEED.oauthClientId} optional)`,
+    );
+    for (const user of SEEDED_USERS) {
+      const notes = [user.sfwFilter ? 'adult content hidden' : 'sees adult content', ...(user.admin ? ['admin'] : [])].join(', ');
+      console.log(`  user ${user.id}: ${user.name} / ${user.email}  password ${user.password}  (${notes})`);
+    }
+    console.log(`  control API: ${media.url}/__twin (GET /__twin/health, POST /__twin/reset, GET /__twin/clock)`);
+  } catch (error) {
+    console.error(`[mock] Media Tracking API twin: ${describeStartFailure(error, 'KITSU_MOCK_PORT', mediaPort)}`);
+    for (const twin of running) await twin.close();
+    process.exitCode = 1;
+    return;
+  }
 
   console.log('Press Ctrl+C to stop.');
 

@@ -13,7 +13,7 @@ function fakeTest(title: string, rule: string): TestCase {
 function run(tests: TestCase[], statuses: { status: TestResult['status']; drift?: boolean }[], gate: string) {
   const dir = join(mkdtempSync(join(tmpdir(), 'coverage-')), 'rule-coverage');
   process.env.HARNESS_RULE_GATE = gate;
-  const reporter = new RuleCoverageReporter({ outputDir: dir });
+  const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined });
   reporter.onBegin({} as FullConfig, { allTests: () => tests } as unknown as Suite);
   tests.forEach((t, i) =>
     reporter.onTestEnd(t, {

@@ -1,0 +1,24 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { MEDIA_CONTRACT } from '../../../rules/mediaContract.ts';
+import { notAcceptable } from '../jsonapi/errors.ts';
+
+/**
+ * 406 unless Accept allows the JSON:API media type (field notes, "Media type,
+ * keys, ids"): absent, `*\/*`, `application/*` or `application/vnd.api+json`
+ * with at most a `q` parameter.
+ */
+export function assertAcceptable(headers: IncomingHttpHeaders): void {
+  const accept = headers.accept;
+  if (accept === undefined || accept.trim() === '') return;
+  const acceptable = accept.split(',').some((entry) => {
+    const [range = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (range === '*/*' || range === 'application/*') return true;
+    return range === MEDIA_CONTRACT.mediaType && params.every((param) => param.startsWith('q='));
+  });
+  if (!acceptable) throw notAcceptable(accept);
+}
+
+/** Whether Content-Type is the JSON:API media type (a charset or other parameter is tolerated). */
+export function isJsonApiContentType(headers: IncomingHttpHeaders): boolean {
+  return (headers['content-type']?.split(';')[0] ?? '').trim().toLowerCase() === MEDIA_CONTRACT.mediaType;
+}

@@ -1,0 +1,32 @@
+import type { ServerResponse } from 'node:http';
+
+/** What a handler answers; written to the socket in one place. */
+export interface TwinResponse {
+  readonly status: number;
+  /** JSON-serialisable; omitted for 204. */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export function jsonResponse(status: number, body: unknown, headers?: Readonly<Record<string, string>>): TwinResponse {
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/**
+ * Writes a response with `contentType` (the JSON:API media type on the API,
+ * plain JSON on OAuth and the control API). HEAD gets the headers only.
+ */
+export function writeResponse(res: ServerResponse, method: string | undefined, response: TwinResponse, contentType: string): void {
+  // The client may be gone, or a late error may follow a response already sent.
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string> = { 'Content-Type': contentType, ...response.headers };
+  let payload: Buffer | undefined;
+  if (response.status !== 204 && response.body !== undefined) {
+    payload = Buffer.from(JSON.stringify(response.body), 'utf8');
+    headers['Content-Length'] = String(payload.length);
+  } else if (response.status !== 204) {
+    headers['Content-Length'] = '0';
+  }
+  res.writeHead(response.status, headers);
+  res.end(method === 'HEAD' ? undefined : payload);
+}

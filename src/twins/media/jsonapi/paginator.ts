@@ -1,0 +1,62 @@
+/**
+ * The offset paginator (field notes, "Pagination"): page[limit] and
+ * page[offset]; links first, prev (offset > 0), next (offset + limit < count)
+ * and last (offset max(count − limit, 0), not aligned to pages).
+ */
+import type { PageLimits } from '../resources/define.ts';
+import { ERROR_CODES, JsonApiError, invalidPageValue } from './errors.ts';
+import { withQuery } from './links.ts';
+
+export interface PageWindow {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export type PageLinks = {
+  readonly first: string;
+  readonly prev?: string;
+  readonly next?: string;
+  readonly last: string;
+};
+
+function readWhole(page: ReadonlyMap<string, string>, name: string): number | undefined {
+  const raw = page.get(name);
+  if (raw === undefined) return undefined;
+  const trimmed = raw.trim();
+  const value = Number(trimmed);
+  if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(value)) throw invalidPageValue(`${raw} is not a valid value for ${name} page parameter.`);
+  return value;
+}
+
+/**
+ * The window a request asks for. Unpaginated collections return everything
+ * unless the client asks for a window (undefined), with no maximum.
+ */
+export function parsePage(page: ReadonlyMap<string, string>, limits: PageLimits, allowed: readonly string[] = ['limit', 'offset']): PageWindow | undefined {
+  for (const name of page.keys()) {
+    if (!allowed.includes(name)) {
+      throw JsonApiError.of(400, 'Page parameter not allowed', `${name} is not an allowed page parameter.`, ERROR_CODES.paramNotAllowed);
+    }
+  }
+  const limit = readWhole(page, 'limit');
+  const offset = readWhole(page, 'offset') ?? 0;
+  if (limit !== undefined && limit < 1) throw invalidPageValue(`${page.get('limit') ?? ''} is not a valid value for limit page parameter.`);
+  if (limits.kind === 'unpaginated') return limit === undefined && !page.has('offset') ? undefined : { limit: limit ?? Number.MAX_SAFE_INTEGER, offset };
+  if (limit !== undefined && limit > limits.maxLimit) throw invalidPageValue(`Limit exceeds maximum page size of ${limits.maxLimit}.`);
+  return { limit: limit ?? limits.defaultLimit, offset };
+}
+
+/** first/prev/next/last for a window over `count` records, echoing the client's other parameters. */
+export function pageLinks(url: string, echo: readonly (readonly [string, string])[], window: PageWindow | undefined, count: number): PageLinks {
+  if (window === undefined) {
+    const all = withQuery(url, echo);
+    return { first: all, last: all };
+  }
+  const at = (offset: number): string => withQuery(url, [...echo, ['page[limit]', String(window.limit)], ['page[offset]', String(offset)]]);
+  return {
+    first: at(0),
+    ...(window.offset > 0 ? { prev: at(Math.max(window.offset - window.limit, 0)) } : {}),
+    ...(window.offset + window.limit < count ? { next: at(window.offset + window.limit) } : {}),
+    last: at(Math.max(count - window.limit, 0)),
+  };
+}

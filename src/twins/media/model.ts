@@ -1,0 +1,58 @@
+/** The twin's data, shared by the registry, the state and the documents. */
+
+/** A resource identifier: what a relationship points at. */
+export interface Ref {
+  readonly type: string;
+  readonly id: string;
+}
+
+/** A stored relationship value: to-one (a Ref or null) or to-many. */
+export type StoredLink = Ref | null | Ref[];
+
+/** One resource as the twin stores it. */
+export interface MediaRecord {
+  readonly type: string;
+  readonly id: string;
+  /** Attribute values by camelCase name, createdAt and updatedAt included. */
+  attributes: Record<string, unknown>;
+  /** Relationships the record stores itself (inverse ones are computed from the other side). */
+  links: Record<string, StoredLink>;
+  /** Values never rendered (a user's password). */
+  secrets: Record<string, string>;
+}
+
+/** Who is asking: anonymous, or a signed-in user. */
+export interface Viewer {
+  readonly user: MediaRecord | undefined;
+  readonly isAdmin: boolean;
+  /** Adult (R18) media are hidden: anonymous, or a user whose sfwFilter is on. */
+  readonly hidesAdult: boolean;
+}
+
+export const ANONYMOUS: Viewer = { user: undefined, isAdmin: false, hidesAdult: true };
+
+export function sameRef(a: Ref | null | undefined, b: Ref | null | undefined): boolean {
+  return a !== null && a !== undefined && b !== null && b !== undefined && a.type === b.type && a.id === b.id;
+}
+
+export function refOf(record: MediaRecord): Ref {
+  return { type: record.type, id: record.id };
+}
+
+/** The stored to-one value of a relationship (undefined when absent or to-many). */
+export function storedOne(record: MediaRecord, name: string): Ref | null {
+  const value = record.links[name];
+  return value === undefined || Array.isArray(value) ? null : value;
+}
+
+export function storedMany(record: MediaRecord, name: string): Ref[] {
+  const value = record.links[name];
+  return Array.isArray(value) ? value : [];
+}
+
+/** Numeric ids sort as numbers; other ids (activity UUIDs) as text. */
+export function compareIds(a: string, b: string): number {
+  const numeric = /^\d+$/;
+  if (numeric.test(a) && numeric.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,123 @@
+import { expect, test, verifies } from '../fixtures/mediaFixtures.ts';
+import { expectMediaType, expectSchema, expectStatus, jsonApiOf, nonCamelMembers, resourcesOf } from '../fixtures/mediaChecks.ts';
+import { says } from '../../src/testing/ruleTest.ts';
+
+// What the service does: JSON:API resource structures, string ids.
+
+test(
+  ...verifies('media.jsonapi.media-type', 'collections, single resources and errors', async ({ media, rule }) => {
+    for (const path of ['/anime', '/anime/1', '/anime/0']) {
+      const res = await media.anonymous.send({ method: 'GET', path, retry: false });
+      expectMediaType(res, rule);
+    }
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.document-structure', 'a collection and a single resource', async ({ media, rule }) => {
+    const list = await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 3 } });
+    expectStatus(list, 200, rule);
+    const collection = jsonApiOf(list, rule);
+    expect(Array.isArray(collection.data), says(rule, 'a collection document holds an array in data')).toBe(true);
+    expectSchema(collection, 'media/collection', rule);
+    const one = await media.anonymous.send({ method: 'GET', path: `/anime/${resourcesOf(collection)[0]!.id}` });
+    const single = jsonApiOf(one, rule);
+    expect(
+      single.data !== null && typeof single.data === 'object' && !Array.isArray(single.data),
+      says(rule, 'a single resource document holds an object in data'),
+    ).toBe(true);
+    expectSchema(single, 'media/document', rule);
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.string-ids', 'resource ids and relationship data ids', async ({ media, rule }) => {
+    const doc = (await media.anonymous.list('episodes', { include: ['media'], page: { limit: 5 } })).response;
+    const body = jsonApiOf(doc, rule);
+    for (const r of [...resourcesOf(body), ...(body.included ?? [])]) {
+      expect(typeof r.id, says(rule, `${r.type} id ${JSON.stringify(r.id)} must be a string`)).toBe('string');
+      for (const [name, rel] of Object.entries(r.relationships ?? {})) {
+        const data = rel.data;
+        for (const ref of Array.isArray(data) ? data : data ? [data] : []) {
+          expect(typeof (ref as { id: unknown }).id, says(rule, `${r.type}.${name} data id must be a string`)).toBe('string');
+        }
+      }
+    }
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.resource-object', 'id, type, attributes, relationships; type matches the collection', async ({ media, rule }) => {
+    for (const [collection, type] of [
+      ['anime', 'anime'],
+      ['manga', 'manga'],
+      ['categories', 'categories'],
+      ['episodes', 'episodes'],
+    ] as const) {
+      const res = await media.anonymous.send({ method: 'GET', path: `/${collection}`, query: { 'page[limit]': 2 } });
+      for (const r of resourcesOf(jsonApiOf(res, rule))) {
+        expect(r.type, says(rule, `resources of /${collection} have type ${type}`)).toBe(type);
+        expect(r.attributes && typeof r.attributes, says(rule, `${type}/${r.id} has attributes`)).toBe('object');
+        expect(r.relationships && typeof r.relationships, says(rule, `${type}/${r.id} has relationships`)).toBe('object');
+      }
+    }
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.camel-case-members', 'attribute and relationship names, types', async ({ media, rule }) => {
+    const res = await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 3, include: 'mediaRelationships,streamingLinks' } });
+    const doc = jsonApiOf(res, rule);
+    const all = [...resourcesOf(doc), ...(doc.included ?? [])];
+    expect(nonCamelMembers(all), says(rule, 'member names are camelCase')).toEqual([]);
+    for (const r of all) expect(r.type, says(rule, `type ${r.type} is camelCase`)).toMatch(/^[a-z][a-zA-Z]*$/);
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.included', 'include=episodes,categories on an anime', async ({ media, rule }) => {
+    const res = await media.anonymous.send({ method: 'GET', path: '/anime/1', query: { include: 'categories,episodes' } });
+    expectStatus(res, 200, rule);
+    const doc = jsonApiOf(res, rule);
+    const anime = doc.data as { relationships: Record<string, { data?: { id: string; type: string }[] }> };
+    const included = new Set((doc.included ?? []).map((r) => `${r.type}/${r.id}`));
+    for (const name of ['categories', 'episodes']) {
+      const data = anime.relationships[name]?.data;
+      expect(Array.isArray(data), says(rule, `an included to-many relationship ${name} carries data`)).toBe(true);
+      for (const ref of data!) expect(included.has(`${ref.type}/${ref.id}`), says(rule, `${ref.type}/${ref.id} named in ${name} is in included`)).toBe(true);
+    }
+    expect(included.size, says(rule, 'included holds the related resources')).toBeGreaterThan(0);
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.sparse-fields', 'fields[anime]=slug,canonicalTitle', async ({ media, rule }) => {
+    const res = await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'fields[anime]': 'slug,canonicalTitle', 'page[limit]': 3 } });
+    for (const r of resourcesOf(jsonApiOf(res, rule))) {
+      expect(Object.keys(r.attributes ?? {}).sort(), says(rule, 'only the named attributes')).toEqual(['canonicalTitle', 'slug']);
+    }
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.filters', 'filter[id] and filter[slug]', async ({ media, rule }) => {
+    const first = resourcesOf(jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 3 } }), rule));
+    const ids = first.slice(0, 2).map((r) => r.id);
+    const byId = resourcesOf(jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'filter[id]': ids.join(',') } }), rule));
+    expect(byId.map((r) => r.id).sort(), says(rule, 'filter[id]=a,b returns exactly those')).toEqual([...ids].sort());
+    const slug = first[0]!.attributes!.slug as string;
+    const bySlug = resourcesOf(jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'filter[slug]': slug } }), rule));
+    expect(
+      bySlug.map((r) => r.id),
+      says(rule, 'filter[slug] finds the anime'),
+    ).toEqual([first[0]!.id]);
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.sort', 'sort=-userCount', async ({ media, rule }) => {
+    const res = await media.anonymous.send({ method: 'GET', path: '/anime', query: { sort: '-userCount', 'page[limit]': 10 } });
+    const counts = resourcesOf(jsonApiOf(res, rule)).map((r) => Number(r.attributes!.userCount));
+    expect(counts, says(rule, 'descending by userCount')).toEqual([...counts].sort((a, b) => b - a));
+  }),
+);

@@ -1,0 +1,78 @@
+import { expect, test, verifies } from '../fixtures/mediaFixtures.ts';
+import { errorsOf, expectStatus, jsonApiOf, resourcesOf } from '../fixtures/mediaChecks.ts';
+import { says } from '../../src/testing/ruleTest.ts';
+import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
+
+// The offset paginator: page[limit], page[offset], meta.count and links.
+
+function offsetOf(url: string | undefined): number | undefined {
+  return url === undefined ? undefined : Number(new URL(url).searchParams.get('page[offset]') ?? 0);
+}
+
+test(
+  ...verifies('media.pagination.offset', 'default limit 10, and a window by limit and offset', async ({ media, rule }) => {
+    const all = jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 20 } }), rule);
+    const page = jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime' }), rule);
+    expect(resourcesOf(page).length, says(rule, `the default page holds ${MEDIA_CONTRACT.defaultLimit}`)).toBe(MEDIA_CONTRACT.defaultLimit);
+    const window = jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 3, 'page[offset]': 4 } }), rule);
+    expect(
+      resourcesOf(window).map((r) => r.id),
+      says(rule, 'limit 3 at offset 4'),
+    ).toEqual(
+      resourcesOf(all)
+        .slice(4, 7)
+        .map((r) => r.id),
+    );
+  }),
+);
+
+test(
+  ...verifies('media.pagination.meta-count', 'the same count on every page', async ({ media, rule }) => {
+    const a = await media.anonymous.list('anime', { page: { limit: 5 } });
+    const b = await media.anonymous.list('anime', { page: { limit: 5, offset: 5 } });
+    expect(typeof a.meta.count, says(rule, 'meta.count is a number')).toBe('number');
+    expect(b.meta.count, says(rule, 'meta.count does not depend on the page')).toBe(a.meta.count);
+  }),
+);
+
+test(
+  ...verifies('media.pagination.links', 'first, prev, next and last at the start, middle and end', async ({ media, rule }) => {
+    const limit = 4;
+    const first = await media.anonymous.list('anime', { page: { limit } });
+    const count = first.meta.count!;
+    expect(offsetOf(first.links.first), says(rule, 'first is offset 0')).toBe(0);
+    expect(first.links.prev, says(rule, 'no prev at offset 0')).toBeUndefined();
+    expect(offsetOf(first.links.next), says(rule, 'next follows the window')).toBe(limit);
+    expect(offsetOf(first.links.last), says(rule, 'last is at count - limit, not aligned to pages')).toBe(Math.max(count - limit, 0));
+    for (const url of Object.values(first.links)) if (url) expect(new URL(url).protocol, says(rule, 'links are full URLs')).toMatch(/^https?:$/);
+    const middle = await media.anonymous.list('anime', { page: { limit, offset: 6 } });
+    expect(offsetOf(middle.links.prev), says(rule, 'prev steps back by the limit')).toBe(2);
+    const end = await media.anonymous.list('anime', { page: { limit, offset: count - 1 } });
+    expect(end.links.next, says(rule, 'no next at the end')).toBeUndefined();
+    const filtered = await media.anonymous.list('anime', { filter: { subtype: 'TV' }, page: { limit: 2 } });
+    if (filtered.links.next) expect(decodeURIComponent(filtered.links.next), says(rule, 'links echo the filter')).toContain('filter[subtype]=TV');
+  }),
+);
+
+test(
+  ...verifies('media.pagination.follow-next', 'every anime once, meta.count in all', async ({ media, rule }) => {
+    const first = await media.anonymous.list('anime', { page: { limit: 20 } });
+    const ids: string[] = [];
+    for await (const anime of media.anonymous.iterate('anime', { page: { limit: 20 } })) ids.push(anime.id);
+    expect(new Set(ids).size, says(rule, 'no anime twice')).toBe(ids.length);
+    expect(ids.length, says(rule, 'meta.count anime in all')).toBe(first.meta.count);
+  }),
+);
+
+test(
+  ...verifies('media.pagination.limit-bounds-400', 'page[limit]=21 and page[limit]=0', async ({ media, rule }) => {
+    const over = await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': MEDIA_CONTRACT.maxLimit + 1 }, retry: false });
+    expectStatus(over, 400, rule);
+    expect(errorsOf(over, rule)[0], says(rule, 'the real error')).toMatchObject({
+      title: 'Invalid page value',
+      detail: `Limit exceeds maximum page size of ${MEDIA_CONTRACT.maxLimit}.`,
+    });
+    const zero = await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 0 }, retry: false });
+    expectStatus(zero, 400, rule);
+  }),
+);

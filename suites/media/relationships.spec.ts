@@ -1,0 +1,67 @@
+import { expect, verifies } from '../fixtures/mediaFixtures.ts';
+import { expectStatus, jsonApiOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
+import { says } from '../../src/testing/ruleTest.ts';
+import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS } from '../../src/rules/mediaRoutes.ts';
+import { test } from '../fixtures/mediaFixtures.ts';
+import type { MediaUnderTest } from '../fixtures/mediaFixtures.ts';
+import type { Rule } from '../../src/rules/Rule.ts';
+
+// Relationships between resources: the table, and the deprecated ones.
+
+async function first(media: MediaUnderTest, collection: string, rule: Rule): Promise<JsonApiResource> {
+  const res = await media.anonymous.send({ method: 'GET', path: `/${collection}`, query: { 'page[limit]': 1 } });
+  expectStatus(res, 200, rule);
+  const [resource] = jsonApiOf(res, rule).data as JsonApiResource[];
+  expect(resource, says(rule, `/${collection} has a resource to inspect`)).toBeDefined();
+  return resource!;
+}
+
+test(
+  ...verifies('media.relationships.table', 'anime, manga and episodes carry the listed relationships', async ({ media, rule }) => {
+    for (const collection of ['anime', 'manga', 'episodes']) {
+      const resource = await first(media, collection, rule);
+      const expected = Object.entries(MEDIA_RELATIONSHIPS)
+        .filter(([, on]) => on.includes(collection))
+        .map(([name]) => name);
+      const missing = expected.filter((name) => !resource.relationships?.[name]);
+      expect(missing, says(rule, `${collection}/${resource.id} lacks relationships the spec lists`)).toEqual([]);
+      for (const name of expected) {
+        const links = resource.relationships![name]!.links ?? {};
+        expect(
+          typeof links.related === 'string' || 'data' in resource.relationships![name]!,
+          says(rule, `${collection}.${name} is a relationship object`),
+        ).toBe(true);
+      }
+    }
+  }),
+);
+
+test(
+  ...verifies('media.relationships.episode-media', "an episode's media is its anime", async ({ media, rule }) => {
+    const res = await media.anonymous.send({ method: 'GET', path: '/episodes', query: { 'page[limit]': 3, include: 'media' } });
+    const doc = jsonApiOf(res, rule);
+    for (const episode of doc.data as JsonApiResource[]) {
+      const ref = episode.relationships?.media?.data as { type: string; id: string } | null | undefined;
+      expect(ref, says(rule, `episode ${episode.id} includes its media`)).toBeTruthy();
+      expect(ref!.type, says(rule, 'the media of an episode is an anime')).toBe('anime');
+    }
+  }),
+);
+
+test(
+  ...verifies('media.relationships.deprecated-marked', 'empty, marked deprecated, naming the replacement', async ({ media, rule }) => {
+    for (const collection of ['anime', 'manga']) {
+      const resource = await first(media, collection, rule);
+      const present = Object.keys(DEPRECATED_RELATIONSHIPS).filter((name) => resource.relationships?.[name]);
+      expect(present.length, says(rule, `${collection} keeps its deprecated relationships`)).toBeGreaterThan(0);
+      for (const name of present) {
+        const rel = resource.relationships![name]!;
+        expect(rel.meta?.deprecated, says(rule, `${collection}.${name} is marked deprecated`)).toBe(true);
+        expect(rel.meta?.replacedBy ?? null, says(rule, `${collection}.${name} names its replacement`)).toBe(DEPRECATED_RELATIONSHIPS[name]);
+        const related = await media.anonymous.send({ method: 'GET', path: `/${collection}/${resource.id}`, query: { include: name } });
+        const data = (jsonApiOf(related, rule).data as JsonApiResource).relationships?.[name]?.data;
+        expect(Array.isArray(data) ? data.length : data, says(rule, `${collection}.${name} is kept empty`)).toBeFalsy();
+      }
+    }
+  }),
+);

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, verifies, type MediaUnderTest } from '../fixtures/mediaFixtures.ts';
+import { jsonApiOf } from '../fixtures/mediaChecks.ts';
+import { says } from '../../src/testing/ruleTest.ts';
+import { KNOWN_DRIFT_ROUTES, mediaRoutes, type MediaRoute } from '../../src/rules/mediaRoutes.ts';
+import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
+
+// Route coverage, generated from the one route table (src/rules/mediaRoutes.ts):
+// every route must exist and answer in JSON:API (a document or an error document).
+
+const RULE_OF_KIND = { standard: 'media.routes.standard', 'read-only': 'media.routes.read-only', special: 'media.routes.special' } as const;
+const answered: string[] = [];
+
+/**
+ * A concrete request for a route shape that proves the route exists without
+ * changing anything, so the same suite is safe on a live service: reads use an
+ * existing id; writes name id 0 (no such record) or, for creates, a resource
+ * type no collection has, which the provider must refuse.
+ */
+async function probe(media: MediaUnderTest, route: MediaRoute): Promise<{ path: string; query: Record<string, string>; body?: unknown }> {
+  const collection = route.path.split('/')[1]!;
+  const reads = route.method === 'GET';
+  let path = route.path.replace('{namespace}', 'anime').replace('{group}', 'user').replace('{action}', 'media').replace('{uuid}', randomUUID());
+  const query: Record<string, string> = {};
+  if (collection === 'library-entries' && route.operation === 'index') query['filter[userId]'] = '1';
+  if (path.endsWith('/_bulk') && collection === 'library-entries') query['filter[id]'] = '0';
+  if (path.includes('{id}')) {
+    let id = reads ? '1' : '0';
+    if (reads && route.kind !== 'special') {
+      const index = await (media.signedIn ?? media.anonymous).send({
+        method: 'GET',
+        path: `/${collection}`,
+        query: { 'page[limit]': 1, ...(collection === 'library-entries' ? { 'filter[userId]': '1' } : {}) },
+        retry: false,
+      });
+      const data = (JSON.parse(index.text || '{}') as { data?: { id?: string }[] }).data;
+      if (Array.isArray(data) && data[0]?.id) id = data[0].id;
+    }
+    path = path.replace('{id}', id);
+  }
+  const hasBody = route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT';
+  const body = hasBody ? { data: { type: 'routeCoverageProbes', ...(route.path.includes('{id}') ? { id: '0' } : {}), attributes: {} } } : undefined;
+  return { path, query, ...(body ? { body } : {}) };
+}
+
+for (const route of mediaRoutes()) {
+  const ruleId = RULE_OF_KIND[route.kind];
+  test(
+    ...verifies(ruleId, `${route.method} ${route.path} (${route.operation})`, async ({ media, rule }, testInfo) => {
+      const client = media.signedIn ?? media.anonymous;
+      const { path, query, body } = await probe(media, route);
+      const res = await client.send({ method: route.method, path, query, ...(body ? { body } : {}), retry: false });
+      const drift = KNOWN_DRIFT_ROUTES[route.path];
+      const missing = res.status === 405 || (res.status === 404 && /route not found/i.test(res.text));
+      if (missing && drift && media.target !== 'mock') {
+        testInfo.annotations.push({ type: 'drift', description: `${route.method} ${route.path} is not served: ${drift}` });
+        return;
+      }
+      expect(missing, says(rule, `${route.method} ${route.path} is missing: ${path} answered ${res.status} ${res.text.slice(0, 120)}`)).toBe(false);
+      expect(res.status, says(rule, `${route.method} ${path} answered ${res.status}: a provider error, not a contract answer`)).toBeLessThan(500);
+      if (res.status !== 204) {
+        expect(res.headers['content-type'] ?? '', says(rule, `${route.method} ${path} answers in ${MEDIA_CONTRACT.mediaType}`)).toContain(
+          MEDIA_CONTRACT.mediaType,
+        );
+        jsonApiOf(res, rule);
+      }
+      answered.push(`${route.method} ${route.path}`);
+    }),
+  );
+}
+
+test(
+  ...verifies('media.routes.edge-prefix', 'the base, resource self links and pagination links', async ({ media, rule }) => {
+    expect(new URL(media.apiUrl).pathname, says(rule, 'the configured base ends in /api/edge')).toMatch(/\/api\/edge$/);
+    const page = await media.anonymous.list('anime', { page: { limit: 2 } });
+    const links = [...Object.values(page.links), ...page.data.map((r) => r.links?.self)].filter((l): l is string => typeof l === 'string');
+    expect(links.length, says(rule, 'the answer has links to check')).toBeGreaterThan(0);
+    for (const link of links) expect(new URL(link).pathname, says(rule, `${link} begins with /api/edge`)).toMatch(/^\/api\/edge\//);
+  }),
+);
+
+test.afterAll(() => {
+  const total = mediaRoutes().length;
+  console.log(`media route coverage: ${answered.length} of ${total} routes of the spec answered in JSON:API`);
+});
