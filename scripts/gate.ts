@@ -71,7 +71,7 @@ async function main(): Promise<number> {
   rmSync('reports/results', { recursive: true, force: true });
   const started = Date.now();
 
-  console.log('gate 1/2: unit tests and store suites against the twins');
+  console.log('gate 1/2: unit tests and the suites of both APIs against the twins');
   const first = await runTool('playwright', ['test', ...process.argv.slice(2)], {
     HARNESS_TARGET: 'mock',
     HARNESS_RUN_NAME: 'gate-mock',
