@@ -1,79 +1,111 @@
 /**
- * `npm run mutants [name ...]`: proves the live-target store suites can fail.
- * For each single break of the contract (tests/mutants/storeMutations.ts) it starts
- * a faithful twin, puts a breaking proxy in front of it, runs the store suites with
- * HARNESS_TARGET=live against the proxy, and expects at least one test to fail.
- * A pass-through proxy (no break) must pass. Prints which rules caught each break.
+ * `npm run mutants [name ...]`: proves the live-target suites can fail.
+ * For each single break of a contract (tests/mutants/*Mutations.ts) it starts
+ * faithful twins, puts a breaking proxy in front of the API concerned, runs that
+ * API's suites with HARNESS_TARGET=live against the proxy, and expects at least
+ * one test to fail. A pass-through proxy per API (no break) must pass. Prints
+ * which rules caught each break.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
 import { startBreakingProxy, type Mutation } from '../tests/mutants/breakingProxy.ts';
 import { STORE_MUTATIONS } from '../tests/mutants/storeMutations.ts';
+import { MEDIA_MUTATIONS, setAliceToken } from '../tests/mutants/mediaMutations.ts';
+import { MEDIA_CONTRACT } from '../src/rules/mediaContract.ts';
+import { MEDIA_SEED } from '../src/twins/media/seedFacts.ts';
 
 const PARALLEL = Number(process.env.MUTANTS_PARALLEL ?? 4);
 const FIRST_PORT = Number(process.env.MUTANTS_FIRST_PORT ?? 4200);
 const PASS_THROUGH: Mutation = { breaks: 'nothing: the faithful twin behind a pass-through proxy' };
+type Api = 'store' | 'media';
 
-interface Outcome {
+interface Job {
+  api: Api;
   name: string;
-  breaks: string;
+  mutation: Mutation;
+}
+
+interface Outcome extends Job {
   failed: string[];
-  passed: number;
   error?: string;
 }
 
-async function startTwin(port: number): Promise<ChildProcess> {
-  const twin = spawn(process.execPath, ['src/twins/main.ts'], { env: { ...process.env, STORE_MOCK_PORT: String(port) }, stdio: 'ignore' });
+async function startTwins(storePort: number, mediaPort: number): Promise<ChildProcess> {
+  const twin = spawn(process.execPath, ['src/twins/main.ts'], {
+    env: { ...process.env, STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort) },
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 100; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/__twin/health`)).ok) return twin;
+      const [a, b] = await Promise.all([fetch(`http://127.0.0.1:${storePort}/__twin/health`), fetch(`http://127.0.0.1:${mediaPort}/__twin/health`)]);
+      if (a.ok && b.ok) return twin;
     } catch {
       // not up yet
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   twin.kill();
-  throw new Error(`twin on port ${port} did not start`);
+  throw new Error(`twins on ports ${storePort}/${mediaPort} did not start`);
 }
 
-function failedTitles(reportPath: string): { failed: string[]; passed: number } {
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { suites: Suite[]; stats: { expected: number } };
+async function aliceToken(mediaPort: number): Promise<string> {
+  const { email, password } = MEDIA_SEED.users.adultAllowed;
+  const res = await fetch(`http://127.0.0.1:${mediaPort}${MEDIA_CONTRACT.oauthTokenPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username: email, password }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+function failedRules(reportPath: string): string[] {
   interface Suite {
     suites?: Suite[];
     specs?: { title: string; tests: { status: string }[] }[];
   }
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { suites: Suite[] };
   const failed: string[] = [];
   const walk = (s: Suite) => {
     s.suites?.forEach(walk);
     for (const spec of s.specs ?? []) if (spec.tests.some((t) => t.status === 'unexpected')) failed.push(spec.title.split(':')[0]!);
   };
   report.suites.forEach(walk);
-  return { failed: [...new Set(failed)], passed: report.stats.expected };
+  return [...new Set(failed)];
 }
 
-async function runOne(name: string, mutation: Mutation, port: number): Promise<Outcome> {
-  const twin = await startTwin(port);
-  const proxy = await startBreakingProxy(`http://127.0.0.1:${port}`, mutation);
-  const report = `reports/mutants/${name}.json`;
+async function runOne(job: Job, slot: number): Promise<Outcome> {
+  const storePort = FIRST_PORT + 2 * slot;
+  const mediaPort = storePort + 1;
+  const twin = await startTwins(storePort, mediaPort);
+  const token = await aliceToken(mediaPort);
+  setAliceToken(token);
+  const upstream = `http://127.0.0.1:${job.api === 'store' ? storePort : mediaPort}`;
+  const proxy = await startBreakingProxy(upstream, job.mutation);
+  const report = `reports/mutants/${job.api}-${job.name}.json`;
+  const storeUrl = job.api === 'store' ? proxy.url : `http://127.0.0.1:${storePort}`;
+  const mediaUrl = `${job.api === 'media' ? proxy.url : `http://127.0.0.1:${mediaPort}`}/api/edge`;
   try {
     await runTool(
       'playwright',
-      ['test', '--project=store', '--reporter=json'],
+      ['test', `--project=${job.api}`, '--reporter=json'],
       {
         PLAYWRIGHT_JSON_OUTPUT_NAME: report,
         HARNESS_TARGET: 'live',
-        STORE_API_URL: proxy.url,
+        STORE_API_URL: storeUrl,
         STORE_ID: '100001',
         STORE_ACCESS_TOKEN: 'twin-token-100001',
         STORE_USER_AGENT: 'api-contract-harness mutants (https://example.invalid/api-contract-harness)',
         STORE_ALLOW_WRITES: '1',
+        KITSU_API_URL: mediaUrl,
+        KITSU_ACCESS_TOKEN: token,
+        KITSU_ALLOW_WRITES: '1',
       },
       true,
     );
-    return { name, breaks: mutation.breaks, ...failedTitles(report) };
+    return { ...job, failed: failedRules(report) };
   } catch (error) {
-    return { name, breaks: mutation.breaks, failed: [], passed: 0, error: (error as Error).message };
+    return { ...job, failed: [], error: (error as Error).message };
   } finally {
     proxy.server.close();
     twin.kill();
@@ -82,46 +114,50 @@ async function runOne(name: string, mutation: Mutation, port: number): Promise<O
 
 async function main(): Promise<number> {
   mkdirSync('reports/mutants', { recursive: true });
+  const all: Job[] = [
+    { api: 'media', name: 'pass-through', mutation: PASS_THROUGH },
+    { api: 'store', name: 'pass-through', mutation: PASS_THROUGH },
+    ...Object.entries(MEDIA_MUTATIONS).map(([name, mutation]) => ({ api: 'media' as const, name, mutation })),
+    ...Object.entries(STORE_MUTATIONS).map(([name, mutation]) => ({ api: 'store' as const, name, mutation })),
+  ];
   const wanted = process.argv.slice(2);
-  const unknown = wanted.filter((n) => !(n in STORE_MUTATIONS));
+  const unknown = wanted.filter((n) => !all.some((j) => j.name === n || j.api === n));
   if (unknown.length > 0) {
-    console.error(`mutants: no mutation named ${unknown.join(', ')}. Known: ${Object.keys(STORE_MUTATIONS).join(', ')}`);
+    console.error(`mutants: no mutation or API named ${unknown.join(', ')}. Known: store, media, ${all.map((j) => j.name).join(', ')}`);
     return 2;
   }
-  const jobs: [string, Mutation][] = [
-    ['pass-through', PASS_THROUGH],
-    ...Object.entries(STORE_MUTATIONS).filter(([n]) => wanted.length === 0 || wanted.includes(n)),
-  ];
+  const jobs = all.filter((j) => wanted.length === 0 || wanted.includes(j.name) || wanted.includes(j.api) || j.name === 'pass-through');
   const started = Date.now();
   const outcomes: Outcome[] = [];
   let next = 0;
   const worker = async (slot: number) => {
     while (next < jobs.length) {
-      const [name, mutation] = jobs[next++]!;
-      const outcome = await runOne(name, mutation, FIRST_PORT + slot);
+      const job = jobs[next++]!;
+      const outcome = await runOne(job, slot);
       outcomes.push(outcome);
-      const verdict =
-        name === 'pass-through'
-          ? outcome.failed.length === 0
-            ? 'green, as it must be'
-            : 'RED: the faithful twin failed'
-          : outcome.failed.length > 0
-            ? 'caught'
-            : 'SURVIVED';
+      const control = job.name === 'pass-through';
+      const verdict = control
+        ? outcome.failed.length === 0
+          ? 'green, as it must be'
+          : 'RED: the faithful twin failed'
+        : outcome.failed.length > 0
+          ? 'caught'
+          : 'SURVIVED';
       console.log(
-        `[${outcomes.length}/${jobs.length}] ${name}: ${verdict}${outcome.failed.length ? ` by ${outcome.failed.join(', ')}` : ''}${outcome.error ? ` (${outcome.error})` : ''}`,
+        `[${outcomes.length}/${jobs.length}] ${job.api} ${job.name}: ${verdict}${outcome.failed.length ? ` by ${outcome.failed.join(', ')}` : ''}${outcome.error ? ` (${outcome.error})` : ''}`,
       );
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, jobs.length) }, (_, i) => worker(i)));
-  const control = outcomes.find((o) => o.name === 'pass-through')!;
-  const survivors = outcomes.filter((o) => o.name !== 'pass-through' && o.failed.length === 0);
-  const mutants = outcomes.length - 1;
+  const controls = outcomes.filter((o) => o.name === 'pass-through');
+  const mutants = outcomes.filter((o) => o.name !== 'pass-through');
+  const survivors = mutants.filter((o) => o.failed.length === 0);
+  const redControls = controls.filter((o) => o.failed.length > 0);
   console.log(
-    `\n${mutants - survivors.length} of ${mutants} breaks caught; pass-through ${control.failed.length === 0 ? 'green' : 'red'}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `\n${mutants.length - survivors.length} of ${mutants.length} breaks caught; pass-through ${redControls.length === 0 ? 'green' : 'RED'}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
-  for (const s of survivors) console.log(`  survived: ${s.name} (${s.breaks})`);
-  return survivors.length === 0 && control.failed.length === 0 ? 0 : 1;
+  for (const s of survivors) console.log(`  survived: ${s.api} ${s.name} (${s.mutation.breaks})`);
+  return survivors.length === 0 && redControls.length === 0 ? 0 : 1;
 }
 
 process.exit(await main());
