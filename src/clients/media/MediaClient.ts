@@ -10,8 +10,9 @@
  */
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../clock/Clock.ts';
+import { exchangeTraffic, type AttemptOutcome } from '../../http/Exchange.ts';
 import { networkErrorOf } from '../../http/networkError.ts';
-import { redactHeaders, redactText, redactUrl } from '../../http/redact.ts';
+import { redactText, redactUrl } from '../../http/redact.ts';
 import { transport, type RawResponse } from '../../http/transport.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { buildRequest, type PreparedRequest } from './buildRequest.ts';
@@ -324,31 +325,15 @@ export class MediaClient {
 
   #report(
     base: { attempt: number; startedAt: number; secrets: string[]; prepared: PreparedRequest; url: string },
-    outcome: { response: RawResponse } | { error: { code: string; message: string } },
+    outcome: AttemptOutcome,
     decision: RetryDecision | undefined,
   ): void {
     if (!this.#onExchange) return;
-    const { prepared, secrets } = base;
     const exchange: Exchange = {
       attempt: base.attempt,
       startedAt: base.startedAt,
       durationMs: this.#clock.now() - base.startedAt,
-      request: {
-        method: prepared.method,
-        url: base.url,
-        headers: redactHeaders(prepared.headers, secrets),
-        ...(prepared.body !== undefined ? { body: redactText(prepared.body, secrets) } : {}),
-      },
-      ...('response' in outcome
-        ? {
-            response: {
-              status: outcome.response.status,
-              headers: redactHeaders(outcome.response.headers, secrets),
-              body: redactText(outcome.response.text, secrets),
-            },
-          }
-        : { error: outcome.error }),
-      ...(decision ? { retry: { reason: decision.reason, afterMs: decision.afterMs } } : {}),
+      ...exchangeTraffic(base.prepared, base.url, base.secrets, outcome, decision),
     };
     this.#onExchange(exchange);
   }

@@ -1,4 +1,5 @@
 import { HeaderMap } from '../../http/HeaderMap.ts';
+import { resolveTarget } from '../../http/resolveTarget.ts';
 import type { WireRequest } from '../../http/transport.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { MediaRequestError } from './errors.ts';
@@ -65,27 +66,7 @@ export function buildRequest(request: MediaRequest, defaults: RequestDefaults): 
 
 /** Joins a path under the base (keeping /api/edge), or takes an absolute URL; then appends the query. */
 function targetUrl(request: MediaRequest, base: URL): URL {
-  if (request.url !== undefined && request.path !== undefined) {
-    throw new MediaRequestError('MediaClient.send: the request has both path and url. Fix: pass path (relative to the base URL) or url (absolute), not both.');
-  }
-  let url: URL;
-  if (request.url !== undefined) {
-    try {
-      url = new URL(request.url);
-    } catch {
-      throw new MediaRequestError(
-        `MediaClient.send: url ${JSON.stringify(request.url)} is not an absolute URL. Fix: pass an absolute URL, or use path for one relative to the base URL.`,
-      );
-    }
-  } else {
-    url = new URL(base.href);
-    const path = request.path ?? '';
-    const queryAt = path.indexOf('?');
-    const pathname = queryAt < 0 ? path : path.slice(0, queryAt);
-    const basePath = base.pathname.replace(/\/+$/, '');
-    url.pathname = pathname === '' ? basePath : `${basePath}${pathname.startsWith('/') ? '' : '/'}${pathname}`;
-    url.search = queryAt < 0 ? '' : path.slice(queryAt);
-  }
+  const url = resolveTarget(request, base, 'MediaClient', (message) => new MediaRequestError(message));
   // Appended by hand: URLSearchParams would re-encode the caller's own query and the list commas.
   const extra = Object.entries(request.query ?? {})
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)

@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../../clock/Clock.ts';
+import type { Exchange } from '../../http/Exchange.ts';
 
 export interface RetryOptions {
   /** Retries after the first attempt, for 5xx, 429 and network failures. Default 3. */
@@ -76,21 +77,8 @@ export interface MediaResponse {
   document?: JsonApiDocument;
 }
 
-/** One attempt as reports see it: everything secret is already redacted. */
-export interface Exchange {
-  /** 0 for the first attempt of a send, then 1, 2, ... for its retries. */
-  attempt: number;
-  /** Clock time the request left. */
-  startedAt: number;
-  /** Clock time from leaving to the answer (0 on a virtual clock). */
-  durationMs: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
-  /** Network failure instead of a response. */
-  error?: { code: string; message: string };
-  /** Set when the client will try again, and after how long. */
-  retry?: { reason: string; afterMs: number };
-}
+/** One attempt as reports see it (the shape both clients report). */
+export type { Exchange };
 
 // --- JSON:API ----------------------------------------------------------------
 

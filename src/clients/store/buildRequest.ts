@@ -1,15 +1,12 @@
 import { HeaderMap } from '../../http/HeaderMap.ts';
+import { resolveTarget } from '../../http/resolveTarget.ts';
+import type { WireRequest } from '../../http/transport.ts';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreRequestError } from './errors.ts';
 import type { StoreRequest } from './types.ts';
 
 /** A StoreRequest made concrete: what goes on the wire (a WireRequest with the store's extras). */
-export interface PreparedRequest {
-  method: string;
-  url: URL;
-  /** Every header the client sets, names as written. */
-  headers: Record<string, string>;
-  body: string | undefined;
+export interface PreparedRequest extends WireRequest {
   /** A bodyless PUT that must go without Content-Length (store.http.put-without-length-411). */
   omitContentLength: boolean;
   /** Credential values of this request beyond the client's own, to redact. */
@@ -74,27 +71,7 @@ export function buildRequest(request: StoreRequest, defaults: RequestDefaults): 
 
 /** Joins a path under the base (keeping /v1/{store_id}), or takes an absolute URL; then the query. */
 function targetUrl(request: StoreRequest, base: URL): URL {
-  if (request.url !== undefined && request.path !== undefined) {
-    throw new StoreRequestError('StoreClient.send: the request has both path and url. Fix: pass path (relative to the base URL) or url (absolute), not both.');
-  }
-  let url: URL;
-  if (request.url !== undefined) {
-    try {
-      url = new URL(request.url);
-    } catch {
-      throw new StoreRequestError(
-        `StoreClient.send: url ${JSON.stringify(request.url)} is not an absolute URL. Fix: pass an absolute URL, or use path for one relative to the base URL.`,
-      );
-    }
-  } else {
-    url = new URL(base.href);
-    const path = request.path ?? '';
-    const queryAt = path.indexOf('?');
-    const pathname = queryAt < 0 ? path : path.slice(0, queryAt);
-    const basePath = base.pathname.replace(/\/+$/, '');
-    url.pathname = pathname === '' ? basePath : `${basePath}${pathname.startsWith('/') ? '' : '/'}${pathname}`;
-    url.search = queryAt < 0 ? '' : path.slice(queryAt);
-  }
+  const url = resolveTarget(request, base, 'StoreClient', (message) => new StoreRequestError(message));
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }

@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../../clock/Clock.ts';
+import type { Exchange as HttpExchange } from '../../http/Exchange.ts';
 import type { LinkRel } from '../../rules/storeContract.ts';
 
 export interface RetryOptions {
@@ -91,22 +92,10 @@ export interface StoreResponse {
   totalCount?: number;
 }
 
-/** One attempt as reports see it: everything secret is already redacted. */
-export interface Exchange {
-  /** 0 for the first attempt of a send, then 1, 2, ... for its retries. */
-  attempt: number;
-  /** Clock time the request left. */
-  startedAt: number;
-  /** Clock time from leaving to the answer (0 on a virtual clock). */
-  durationMs: number;
+/** One attempt as reports see it, with the time the pacer held it back. */
+export interface Exchange extends HttpExchange {
   /** Clock time the pacer held the request back before it left. */
   pacedMs: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body: string };
-  /** Network failure instead of a response. */
-  error?: { code: string; message: string };
-  /** Set when the client will try again, and after how long. */
-  retry?: { reason: string; afterMs: number };
 }
 
 export type ListParams = {

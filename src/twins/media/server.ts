@@ -1,10 +1,7 @@
-import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { handleControlRequest, isControlTarget } from './control.ts';
-import { discardBody } from './http/requestBody.ts';
-import { parseRequestTarget, requestOrigin } from './http/requestTarget.ts';
+import { discardBody } from '../http/requestBody.ts';
+import { startHttpServer } from '../http/startHttpServer.ts';
 import { writeResponse } from './http/responses.ts';
 import { JsonApiError, routeNotFound } from './jsonapi/errors.ts';
 import { MediaState, type ClockMode } from './mediaState.ts';
@@ -51,78 +48,25 @@ export async function startMediaTwin(options: MediaTwinOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const reportInternalError = options.onInternalError ?? logInternalError;
   const state = new MediaState(options.clock ?? 'virtual');
-  let ownHost = host;
-
-  const server = createServer((req, res) => {
-    void handleRequest(req, res).catch((error: unknown) => {
-      // Last resort: the handlers answer their own errors; this catches a failure in answering.
-      reportInternalError(error, `${req.method} ${req.url}`);
-      if (!res.headersSent) writeJsonApi(res, req.method, errorResponse(internalError()));
-      else res.destroy();
-    });
+  const running = await startHttpServer({
+    port: options.port,
+    host,
+    reportInternalError,
+    handle: async (req, res, target, origin) => {
+      const { segments } = target;
+      if (isControlTarget(segments)) return handleControlRequest(req, res, segments, state, reportInternalError);
+      if (startsWith(segments, EDGE_SEGMENTS)) return handleApiRequest(req, res, target, { state, origin, reportInternalError });
+      const oauth = sameSegments(segments, OAUTH_TOKEN) ? handleTokenRequest : sameSegments(segments, OAUTH_REVOKE) ? handleRevokeRequest : undefined;
+      if (oauth && req.method === 'POST') {
+        writeResponse(res, req.method, await oauth(req, target.query, state), 'application/json; charset=utf-8');
+        return;
+      }
+      await discardBody(req);
+      writeJsonApi(res, req.method, errorResponse(routeNotFound()));
+    },
+    writeInternalError: (req, res) => writeJsonApi(res, req.method, errorResponse(internalError())),
+    rawError: (status, title, detail) => ({ contentType: MEDIA_CONTRACT.mediaType, body: JSON.stringify(JsonApiError.of(status, title, detail).body) }),
+    unparseable: { headersTooLarge: 'The request headers are too large.', malformed: 'The request is not valid HTTP.', connect: 'CONNECT is not supported.' },
   });
-
-  async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // A client that vanishes mid-request must not become an unhandled 'error' event.
-    req.on('error', () => {});
-    res.on('error', () => {});
-    const target = parseRequestTarget(req.url ?? '/');
-    const { segments } = target;
-    if (isControlTarget(segments)) return handleControlRequest(req, res, segments, state, reportInternalError);
-    if (startsWith(segments, EDGE_SEGMENTS)) return handleApiRequest(req, res, target, { state, origin: requestOrigin(req, ownHost), reportInternalError });
-    const oauth = sameSegments(segments, OAUTH_TOKEN) ? handleTokenRequest : sameSegments(segments, OAUTH_REVOKE) ? handleRevokeRequest : undefined;
-    if (oauth && req.method === 'POST') {
-      writeResponse(res, req.method, await oauth(req, target.query, state), 'application/json; charset=utf-8');
-      return;
-    }
-    await discardBody(req);
-    writeJsonApi(res, req.method, errorResponse(routeNotFound()));
-  }
-
-  // Requests Node cannot parse (bad method token, header overflow, bad framing) still get a JSON:API error.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    socket.end(rawResponse(status, error.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.' : 'The request is not valid HTTP.'));
-  });
-  // CONNECT is not an API call; without a listener Node would drop the socket silently.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    socket.on('error', () => {});
-    socket.end(rawResponse(405, 'CONNECT is not supported.'));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  ownHost = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-
-  return { url: `http://${ownHost}`, close: () => closeServer(server) };
-}
-
-function rawResponse(status: number, detail: string): string {
-  const title = STATUS_CODES[status] ?? 'Error';
-  const body = JSON.stringify(JsonApiError.of(status, title, detail).body);
-  return [
-    `HTTP/1.1 ${status} ${title}`,
-    `Content-Type: ${MEDIA_CONTRACT.mediaType}`,
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeAllConnections();
-  });
+  return { url: running.url, close: running.close };
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VirtualClock } from '../../clock/Clock.ts';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { declaresBody, isJsonObject, MAX_BODY_BYTES, parseJson, readBody } from './requestBody.ts';
-import type { RequestTarget } from './requestTarget.ts';
+import { declaresBody, isJsonObject, MAX_BODY_BYTES, parseJson, readBody } from '../http/requestBody.ts';
+import type { RequestTarget } from '../http/requestTarget.ts';
 import { jsonResponse, writeResponse, type TwinResponse } from './responses.ts';
 import { Router, type RouteDefinition } from './router.ts';
 import { STORE_PRESETS, type StoreBlueprint, type StorePresetName } from './seed.ts';

@@ -10,7 +10,7 @@ import {
   tokenOf,
   type StoreBlueprint,
 } from './seed.ts';
-import { parseNumericId } from './requestTarget.ts';
+import { parseNumericId } from '../http/requestTarget.ts';
 import { StoreState, type ClockMode } from './storeState.ts';
 import { WebhookOutbox } from './webhookOutbox.ts';
 

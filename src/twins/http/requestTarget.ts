@@ -30,20 +30,29 @@ export function parseRequestTarget(rawUrl: string): RequestTarget {
   return { segments, query: new URLSearchParams(mark >= 0 ? target.slice(mark + 1) : '') };
 }
 
-// Host names, IPv4, bracketed IPv6, optional port: nothing that could break a Link header.
-const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/**
- * `http://{host}` for URLs the twin hands out (Link, baseUrl): the request's
- * Host header when it is a plain host, else the twin's own address.
- */
-export function requestOrigin(req: IncomingMessage, fallbackHost: string): string {
-  const host = req.headers.host;
-  return `http://${host !== undefined && SAFE_HOST.test(host) ? host : fallbackHost}`;
+/** A path segment percent-decoded, or as sent when its encoding is broken. */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Digits only, a safe integer: anything else (`1e9999`, `-1`, `abc`) is no id at all. */
 export function parseNumericId(raw: string | undefined): number | undefined {
   if (raw === undefined || !/^[0-9]{1,15}$/.test(raw)) return undefined;
   return Number(raw);
+}
+
+// Host names, IPv4, bracketed IPv6, optional port: nothing that could break a Link header.
+const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * `http://{host}` for URLs a twin hands out (links, baseUrl): the request's
+ * Host header when it is a plain host, else the twin's own address.
+ */
+export function requestOrigin(req: IncomingMessage, fallbackHost: string): string {
+  const host = req.headers.host;
+  return `http://${host !== undefined && SAFE_HOST.test(host) ? host : fallbackHost}`;
 }
