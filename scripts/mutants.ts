@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
 import { startBreakingProxy, type Mutation } from '../tests/mutants/breakingProxy.ts';
 import { STORE_MUTATIONS } from '../tests/mutants/storeMutations.ts';
-import { MEDIA_MUTATIONS, setAliceToken } from '../tests/mutants/mediaMutations.ts';
+import { MEDIA_MUTATIONS } from '../tests/mutants/mediaMutations.ts';
 import { MEDIA_CONTRACT } from '../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../src/twins/media/seedFacts.ts';
 
@@ -79,9 +79,8 @@ async function runOne(job: Job, slot: number): Promise<Outcome> {
   const mediaPort = storePort + 1;
   const twin = await startTwins(storePort, mediaPort);
   const token = await aliceToken(mediaPort);
-  setAliceToken(token);
   const upstream = `http://127.0.0.1:${job.api === 'store' ? storePort : mediaPort}`;
-  const proxy = await startBreakingProxy(upstream, job.mutation);
+  const proxy = await startBreakingProxy(upstream, job.mutation, { signedInToken: token });
   const report = `reports/mutants/${job.api}-${job.name}.json`;
   const storeUrl = job.api === 'store' ? proxy.url : `http://127.0.0.1:${storePort}`;
   const mediaUrl = `${job.api === 'media' ? proxy.url : `http://127.0.0.1:${mediaPort}`}/api/edge`;

@@ -21,21 +21,27 @@ export interface ProxiedResponse {
   body: string;
 }
 
+/** What a mutation may need from the run it is part of (each proxy has its own). */
+export interface ProxyContext {
+  /** A token of the upstream twin's user who allows adult content. */
+  signedInToken?: string;
+}
+
 export interface Mutation {
   /** What the broken provider does differently, and the rule it breaks. */
   readonly breaks: string;
-  onRequest?(req: ProxiedRequest): ProxiedRequest;
+  onRequest?(req: ProxiedRequest, ctx: ProxyContext): ProxiedRequest;
   onResponse?(res: ProxiedResponse, req: ProxiedRequest): ProxiedResponse;
 }
 
-export async function startBreakingProxy(upstream: string, mutation: Mutation, port = 0): Promise<{ url: string; server: Server }> {
+export async function startBreakingProxy(upstream: string, mutation: Mutation, ctx: ProxyContext = {}, port = 0): Promise<{ url: string; server: Server }> {
   const target = new URL(upstream);
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (c: Buffer) => chunks.push(c));
     incoming.on('end', () => {
       let req: ProxiedRequest = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers: { ...incoming.headers }, body: Buffer.concat(chunks) };
-      req = mutation.onRequest?.(req) ?? req;
+      req = mutation.onRequest?.(req, ctx) ?? req;
       const headers = { ...req.headers };
       if (req.body.length > 0 || headers['content-length'] !== undefined) headers['content-length'] = String(req.body.length);
       const upstreamReq = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.path, headers }, (answer) => {

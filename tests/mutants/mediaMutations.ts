@@ -5,7 +5,7 @@
  * relationships without a marker, the search-keys and recommendations routes):
  * those are drift on live by design.
  */
-import type { Mutation, ProxiedRequest, ProxiedResponse } from './breakingProxy.ts';
+import type { Mutation, ProxiedRequest, ProxiedResponse, ProxyContext } from './breakingProxy.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 
 function mapDocument(res: ProxiedResponse, fn: (doc: Record<string, unknown>) => void): ProxiedResponse {
@@ -27,17 +27,8 @@ function resources(doc: Record<string, unknown>): Resource[] {
 }
 
 /** Replays anonymous requests as a signed-in user who allows adult content: adult media leak. */
-function asAlice(token: () => string | undefined) {
-  return (req: ProxiedRequest): ProxiedRequest => {
-    const t = token();
-    return req.headers.authorization || !t ? req : { ...req, headers: { ...req.headers, authorization: `Bearer ${t}` } };
-  };
-}
-
-let aliceToken: string | undefined;
-/** The runner signs alice in on the upstream twin before the suites start. */
-export function setAliceToken(token: string): void {
-  aliceToken = token;
+function asSignedIn(req: ProxiedRequest, ctx: ProxyContext): ProxiedRequest {
+  return req.headers.authorization || !ctx.signedInToken ? req : { ...req, headers: { ...req.headers, authorization: `Bearer ${ctx.signedInToken}` } };
 }
 
 export const MEDIA_MUTATIONS: Record<string, Mutation> = {
@@ -62,7 +53,7 @@ export const MEDIA_MUTATIONS: Record<string, Mutation> = {
   },
   'adult-visible-anonymously': {
     breaks: 'media.visibility.adult-direct-404: adult media are served to anonymous requests',
-    onRequest: asAlice(() => aliceToken),
+    onRequest: asSignedIn,
   },
   'episodes-relationship-missing': {
     breaks: 'media.relationships.table: anime lack the episodes relationship',
@@ -112,6 +103,6 @@ export const MEDIA_MUTATIONS: Record<string, Mutation> = {
   },
   'adult-include-not-null': {
     breaks: 'media.visibility.adult-include-null: an anonymous library entry includes its adult anime',
-    onRequest: (req) => (req.path.includes(`/library-entries/${MEDIA_SEED.adultLibraryEntry.id}`) ? asAlice(() => aliceToken)(req) : req),
+    onRequest: (req, ctx) => (req.path.includes(`/library-entries/${MEDIA_SEED.adultLibraryEntry.id}`) ? asSignedIn(req, ctx) : req),
   },
 };
