@@ -33,6 +33,9 @@ export default defineConfig({
   timeout: 60_000,
   projects: [
     { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
+    // Consumer pacts are written first, then verified against the twins.
+    { name: 'contracts-consumer', testDir: 'contracts', testMatch: '**/*.pact.spec.ts', testIgnore: '**/verify.pact.spec.ts', workers: 1 },
+    { name: 'contracts-verify', testDir: 'contracts', testMatch: '**/verify.pact.spec.ts', dependencies: ['contracts-consumer'], workers: 1 },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
     // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.
     { name: 'media', testDir: 'suites/media', testMatch: '**/*.spec.ts', workers: 1, fullyParallel: false },
