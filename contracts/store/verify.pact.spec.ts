@@ -22,6 +22,17 @@ test('the store twin honours every store pact', async () => {
     pactUrls: [`${process.cwd()}/${STORE_PACT.dir}/${STORE_PACT.consumer}-${STORE_PACT.provider}.json`],
     logLevel: 'warn',
     stateHandlers: {
+      'store {storeId} exists': async () => {
+        const created = await control.createStore({ clock: 'virtual' });
+        store = { storeId: created.storeId, token: created.token };
+        return { storeId: created.storeId };
+      },
+      'store {storeId} is suspended': async () => {
+        const created = await control.createStore({ clock: 'virtual' });
+        await control.suspend(created.storeId);
+        store = { storeId: created.storeId, token: created.token };
+        return { storeId: created.storeId };
+      },
       'store {storeId} has {count} products': async (params) => {
         const { count } = (params ?? {}) as { count?: number };
         const created = await control.createStore({ products: count, clock: 'virtual' });
