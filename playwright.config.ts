@@ -34,7 +34,15 @@ export default defineConfig({
   projects: [
     { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
     // Consumer pacts are written first, then verified against the twins.
-    { name: 'contracts-consumer', testDir: 'contracts', testMatch: '**/*.pact.spec.ts', testIgnore: '**/verify.pact.spec.ts', workers: 1 },
+    { name: 'contracts-setup', testDir: 'contracts', testMatch: 'pacts.setup.ts' },
+    {
+      name: 'contracts-consumer',
+      testDir: 'contracts',
+      testMatch: '**/*.pact.spec.ts',
+      testIgnore: '**/verify.pact.spec.ts',
+      dependencies: ['contracts-setup'],
+      workers: 1,
+    },
     { name: 'contracts-verify', testDir: 'contracts', testMatch: '**/verify.pact.spec.ts', dependencies: ['contracts-consumer'], workers: 1 },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
     // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.

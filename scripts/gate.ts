@@ -117,6 +117,16 @@ async function main(): Promise<number> {
       total.failed += 1;
     }
   }
+  // A run that exited non-zero without a failed test (a twin that did not start) still failed.
+  for (const [name, code] of [
+    ['gate-mock', first],
+    ['gate-live-path', second],
+  ] as const) {
+    if (code !== 0 && total.failed === 0) {
+      console.log(`  ${name}: the run exited ${code} without a failed test; see its output above`);
+      total.failed += 1;
+    }
+  }
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(summaryLine(total));
   return first === 0 && second === 0 && total.failed === 0 && leaks.length === 0 ? 0 : 1;

@@ -29,6 +29,9 @@ if (import.meta.main) {
   const args = process.argv.slice(2);
   const extraAt = args.indexOf('--extra-failed');
   const extraFailed = extraAt >= 0 ? Number(args.splice(extraAt, 2)[1] ?? 0) : 0;
+  // A run that exited non-zero with no failed test (a server that did not start, a crash) still failed.
+  const runFailedAt = args.indexOf('--run-failed');
+  const runFailed = runFailedAt >= 0 && args.splice(runFailedAt, 1).length > 0;
   const files =
     args.length > 0
       ? args
@@ -49,6 +52,10 @@ if (import.meta.main) {
     total.passed += t.passed;
     total.failed += t.failed;
     total.skipped += t.skipped;
+  }
+  if (runFailed && total.failed === extraFailed) {
+    console.error('summarize: the test run exited non-zero without a failed test (see its output above); counted as one failure.');
+    total.failed += 1;
   }
   console.log(summaryLine(total));
   process.exit(total.failed > 0 || missing ? 1 : 0);
