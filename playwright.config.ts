@@ -43,7 +43,8 @@ export default defineConfig({
       dependencies: ['contracts-setup'],
       workers: 1,
     },
-    { name: 'contracts-verify', testDir: 'contracts', testMatch: '**/verify.pact.spec.ts', dependencies: ['contracts-consumer'], workers: 1 },
+    // After the media suites: the media verification resets the one shared media twin.
+    { name: 'contracts-verify', testDir: 'contracts', testMatch: '**/verify.pact.spec.ts', dependencies: ['contracts-consumer', 'media'], workers: 1 },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
     // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.
     { name: 'media', testDir: 'suites/media', testMatch: '**/*.spec.ts', workers: 1, fullyParallel: false },
