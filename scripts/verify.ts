@@ -8,8 +8,8 @@ import { rmSync } from 'node:fs';
 import { describeConfig, harnessConfig } from '../src/config/harnessConfig.ts';
 import { ConfigError } from '../src/config/ConfigError.ts';
 
-/** The suites of every API, by Playwright project. */
-const API_PROJECTS = ['store', 'media'];
+/** The suites of every API and the pacts (contracts-verify pulls in the consumer pacts), by Playwright project. */
+const API_PROJECTS = ['store', 'media', 'contracts-verify'];
 
 async function main(): Promise<number> {
   let config;
