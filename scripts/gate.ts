@@ -7,38 +7,14 @@
  *      credentials.
  * Then one summary line. Extra arguments go to the first run (e.g. a file filter).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { runTool } from './lib/runTool.ts';
-import { MEDIA_CONTRACT } from '../src/rules/mediaContract.ts';
-import { MEDIA_SEED } from '../src/twins/media/seedFacts.ts';
+import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
 
 const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
 const LIVE_PATH_MEDIA_PORT = LIVE_PATH_PORT + 10;
-const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' };
-
-async function startTwin(port: number): Promise<ChildProcess> {
-  const twin = spawn(process.execPath, ['src/twins/main.ts'], {
-    env: { ...process.env, STORE_MOCK_PORT: String(port), KITSU_MOCK_PORT: String(LIVE_PATH_MEDIA_PORT) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // Ready when it answers its health check; bounded, so a broken twin fails the gate quickly.
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (twin.exitCode !== null) throw new Error(`gate: the store twin exited with ${twin.exitCode} before it was ready on port ${port}`);
-    try {
-      const store = await fetch(`http://127.0.0.1:${port}/__twin/health`);
-      const media = await fetch(`http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}/__twin/health`);
-      if (store.ok && media.ok) return twin;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  twin.kill();
-  throw new Error(`gate: the store twin did not answer on port ${port} within 10 s; is the port taken? Set GATE_LIVE_PORT to a free one.`);
-}
 
 /** Files under `dir` that contain `secret`: a report must never hold the live token. */
 function filesHolding(dir: string, secret: string): string[] {
@@ -55,18 +31,6 @@ function filesHolding(dir: string, secret: string): string[] {
   return found;
 }
 
-/** A user signs in as they would on the real service, so the signed-in checks run on the live path too. */
-async function signInOnMediaTwin(): Promise<string> {
-  const { email, password } = MEDIA_SEED.users.adultAllowed;
-  const answer = await fetch(`http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}${MEDIA_CONTRACT.oauthTokenPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: email, password }),
-  });
-  if (!answer.ok) throw new Error(`gate: signing in on the media twin answered ${answer.status}`);
-  return ((await answer.json()) as { access_token: string }).access_token;
-}
-
 async function main(): Promise<number> {
   rmSync('reports/results', { recursive: true, force: true });
   const started = Date.now();
@@ -79,11 +43,11 @@ async function main(): Promise<number> {
   });
 
   console.log(`gate 2/2: live-capable suites, HARNESS_TARGET=live, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`);
-  const twin = await startTwin(LIVE_PATH_PORT);
+  const twin = await startTwinProcess(LIVE_PATH_PORT, LIVE_PATH_MEDIA_PORT, 'inherit');
   let second: number;
   let mediaToken: string | undefined;
   try {
-    mediaToken = await signInOnMediaTwin();
+    mediaToken = await signInOnMediaTwin(LIVE_PATH_MEDIA_PORT);
     second = await runTool('playwright', ['test', '--project=store', '--project=media'], {
       KITSU_API_URL: `http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}/api/edge`,
       KITSU_ACCESS_TOKEN: mediaToken,

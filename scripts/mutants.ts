@@ -6,14 +6,12 @@
  * one test to fail. A pass-through proxy per API (no break) must pass. Prints
  * which rules caught each break.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
 import { startBreakingProxy, type Mutation } from '../tests/mutants/breakingProxy.ts';
 import { STORE_MUTATIONS } from '../tests/mutants/storeMutations.ts';
 import { MEDIA_MUTATIONS } from '../tests/mutants/mediaMutations.ts';
-import { MEDIA_CONTRACT } from '../src/rules/mediaContract.ts';
-import { MEDIA_SEED } from '../src/twins/media/seedFacts.ts';
+import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
 
 const PARALLEL = Number(process.env.MUTANTS_PARALLEL ?? 4);
 const FIRST_PORT = Number(process.env.MUTANTS_FIRST_PORT ?? 4200);
@@ -29,34 +27,6 @@ interface Job {
 interface Outcome extends Job {
   failed: string[];
   error?: string;
-}
-
-async function startTwins(storePort: number, mediaPort: number): Promise<ChildProcess> {
-  const twin = spawn(process.execPath, ['src/twins/main.ts'], {
-    env: { ...process.env, STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort) },
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 100; i++) {
-    try {
-      const [a, b] = await Promise.all([fetch(`http://127.0.0.1:${storePort}/__twin/health`), fetch(`http://127.0.0.1:${mediaPort}/__twin/health`)]);
-      if (a.ok && b.ok) return twin;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  twin.kill();
-  throw new Error(`twins on ports ${storePort}/${mediaPort} did not start`);
-}
-
-async function aliceToken(mediaPort: number): Promise<string> {
-  const { email, password } = MEDIA_SEED.users.adultAllowed;
-  const res = await fetch(`http://127.0.0.1:${mediaPort}${MEDIA_CONTRACT.oauthTokenPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', username: email, password }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 function failedRules(reportPath: string): string[] {
@@ -77,8 +47,8 @@ function failedRules(reportPath: string): string[] {
 async function runOne(job: Job, slot: number): Promise<Outcome> {
   const storePort = FIRST_PORT + 2 * slot;
   const mediaPort = storePort + 1;
-  const twin = await startTwins(storePort, mediaPort);
-  const token = await aliceToken(mediaPort);
+  const twin = await startTwinProcess(storePort, mediaPort);
+  const token = await signInOnMediaTwin(mediaPort);
   const upstream = `http://127.0.0.1:${job.api === 'store' ? storePort : mediaPort}`;
   const proxy = await startBreakingProxy(upstream, job.mutation, { signedInToken: token });
   const report = `reports/mutants/${job.api}-${job.name}.json`;
@@ -92,8 +62,8 @@ async function runOne(job: Job, slot: number): Promise<Outcome> {
         PLAYWRIGHT_JSON_OUTPUT_NAME: report,
         HARNESS_TARGET: 'live',
         STORE_API_URL: storeUrl,
-        STORE_ID: '100001',
-        STORE_ACCESS_TOKEN: 'twin-token-100001',
+        STORE_ID: SEEDED_STORE.id,
+        STORE_ACCESS_TOKEN: SEEDED_STORE.token,
         STORE_USER_AGENT: 'api-contract-harness mutants (https://example.invalid/api-contract-harness)',
         STORE_ALLOW_WRITES: '1',
         KITSU_API_URL: mediaUrl,

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { Verifier } from '@pact-foundation/pact';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
-import { MediaTwinControl } from '../../suites/fixtures/mediaFixtures.ts';
+import { MediaTwinControl } from '../../src/testing/MediaTwinControl.ts';
 import { MEDIA_PACT } from './mediaPact.ts';
 
 test('the media twin honours every media pact', async () => {

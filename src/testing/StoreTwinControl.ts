@@ -3,7 +3,7 @@
  * the real service gives no handle on (stores, the clock, suspension, faults,
  * webhook deliveries). Only the twin target has it.
  */
-import { request } from 'undici';
+import { TwinControl } from './TwinControl.ts';
 import { VirtualClock, type Clock } from '../clock/Clock.ts';
 
 export interface TwinStoreInfo {
@@ -34,33 +34,9 @@ export interface CreateStoreOptions {
   clock?: 'virtual' | 'real';
 }
 
-export class StoreTwinControl {
-  readonly twinUrl: string;
-
+export class StoreTwinControl extends TwinControl {
   constructor(twinUrl: string) {
-    this.twinUrl = twinUrl.replace(/\/+$/, '');
-  }
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const url = `${this.twinUrl}/__twin${path}`;
-    let res;
-    try {
-      res = await request(url, {
-        method: method as 'GET',
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (error) {
-      throw new Error(
-        `Store twin control API at ${this.twinUrl} is not reachable (${(error as Error).message}). Start the twins with \`npm run mock\`, or run the suites through \`npm run verify\`, which starts them.`,
-        { cause: error },
-      );
-    }
-    const text = await res.body.text();
-    if (res.statusCode >= 400) {
-      throw new Error(`Store twin control API: ${method} ${path} answered ${res.statusCode}: ${text}`);
-    }
-    return (text ? JSON.parse(text) : undefined) as T;
+    super(twinUrl, 'Store twin');
   }
 
   health(): Promise<{ ok: boolean }> {

@@ -1,0 +1,43 @@
+/**
+ * The twins as a separate process, as a live target is reached: used by the
+ * gate's live path and by the mutants. Also how a user of the media twin signs
+ * in, as on the real service.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
+import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
+
+/** The seeded store the live path verifies (src/twins/store/seed.ts). */
+export const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' } as const;
+
+/** Starts `npm run mock`'s entry on the given ports; resolves once both twins answer (bounded: 10 s). */
+export async function startTwinProcess(storePort: number, mediaPort: number, stdio: 'ignore' | 'inherit' = 'ignore'): Promise<ChildProcess> {
+  const twin = spawn(process.execPath, ['src/twins/main.ts'], {
+    env: { ...process.env, STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort) },
+    stdio: ['ignore', 'ignore', stdio],
+  });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (twin.exitCode !== null) throw new Error(`the twins exited with ${twin.exitCode} before they were ready on ports ${storePort}/${mediaPort}`);
+    try {
+      const [store, media] = await Promise.all([fetch(`http://127.0.0.1:${storePort}/__twin/health`), fetch(`http://127.0.0.1:${mediaPort}/__twin/health`)]);
+      if (store.ok && media.ok) return twin;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  twin.kill();
+  throw new Error(`the twins did not answer on ports ${storePort}/${mediaPort} within 10 s; is a port taken?`);
+}
+
+/** The adult-allowing seeded user signs in with the password grant; resolves to the access token. */
+export async function signInOnMediaTwin(mediaPort: number): Promise<string> {
+  const { email, password } = MEDIA_SEED.users.adultAllowed;
+  const answer = await fetch(`http://127.0.0.1:${mediaPort}${MEDIA_CONTRACT.oauthTokenPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username: email, password }),
+  });
+  if (!answer.ok) throw new Error(`signing in on the media twin answered ${answer.status}`);
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
