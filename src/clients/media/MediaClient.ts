@@ -162,6 +162,24 @@ export class MediaClient {
     await this.#expectOk({ method: 'DELETE', path: resourcePath(collection, id) });
   }
 
+  /**
+   * PATCH /{collection}/_bulk?filter[..]=.. with `{data: {type, attributes}}`: one change to
+   * every resource the filter selects (the real service takes filter[id] or filter[userId]).
+   */
+  async bulkUpdate(collection: string, filter: NonNullable<QueryParams['filter']>, type: string, attributes: Record<string, unknown>): Promise<Resource[]> {
+    const path = pathWithQuery(`${collectionPath(collection)}/_bulk`, { filter });
+    const response = await this.#expectOk({ method: 'PATCH', path, body: { data: { type, attributes } } });
+    const doc = response.document;
+    if (!doc || !Array.isArray(doc.data) || !doc.data.every(isRecord)) throw this.#invalid(response, 'a bulk answer without a data array of resource objects');
+    return doc.data.map(toResource);
+  }
+
+  /** POST /{collection}/{id}/_{action}, e.g. a group invite's `accept`; answers the status (the body is a bare `{}`). */
+  async act(collection: string, id: string, action: string): Promise<number> {
+    if (!/^[a-z]+$/.test(action)) throw new MediaRequestError(`MediaClient.act: action ${JSON.stringify(action)} is not a word. Fix: pass e.g. "accept".`);
+    return (await this.#expectOk({ method: 'POST', path: `${resourcePath(collection, id)}/_${action}` })).status;
+  }
+
   // --- OAuth ------------------------------------------------------------------
 
   /**
