@@ -43,8 +43,16 @@ export default defineConfig({
       dependencies: ['contracts-setup'],
       workers: 1,
     },
-    // After the media suites: the media verification resets the one shared media twin.
-    { name: 'contracts-verify', testDir: 'contracts', testMatch: '**/verify.pact.spec.ts', dependencies: ['contracts-consumer', 'media'], workers: 1 },
+    // Before any provider: what the pacts promise must be allowed by the JSON Schemas.
+    { name: 'contracts-static', testDir: 'contracts', testMatch: '**/*.check.spec.ts', dependencies: ['contracts-consumer'] },
+    // Pact's Verifier against the target; after the media suites, because the media states reset the one shared media twin.
+    {
+      name: 'contracts-verify',
+      testDir: 'contracts',
+      testMatch: ['**/verify.pact.spec.ts', '**/*.verify.spec.ts'],
+      dependencies: ['contracts-static', 'media'],
+      workers: 1,
+    },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
     // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.
     { name: 'media', testDir: 'suites/media', testMatch: '**/*.spec.ts', workers: 1, fullyParallel: false },

@@ -5,27 +5,17 @@
  * entry whose adult anime include is null when anonymous.
  */
 import { expect, test } from '@playwright/test';
-import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
-import { MediaClient } from '../../src/clients/media/MediaClient.ts';
+import { MatchersV3 } from '@pact-foundation/pact';
 import { NotFoundError } from '../../src/clients/media/errors.ts';
-import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
-import { MEDIA_PACT } from './mediaPact.ts';
+import { JSON_API, mediaClient as client, mediaPact as pact } from './mediaPact.ts';
+import { MEDIA_STATES } from './providerStates.ts';
 
 const { eachLike, integer, like, regex } = MatchersV3;
-const JSON_API = { 'Content-Type': regex('^application/vnd\\.api\\+json', MEDIA_CONTRACT.mediaType) };
-
-function pact(): PactV4 {
-  return new PactV4({ ...MEDIA_PACT, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
-}
-
-function client(url: string): MediaClient {
-  return new MediaClient({ baseUrl: `${url}/api/edge`, retry: { maxRetries: 0 } });
-}
 
 test('a filtered, included, paged anime list', async () => {
   await pact()
     .addInteraction()
-    .given('the catalogue has {count} TV anime', { count: 5 })
+    .given(MEDIA_STATES.tvAnime, { count: 5 })
     .uponReceiving('a request for TV anime with their categories, 2 per page')
     .withRequest('GET', '/api/edge/anime', (b) => b.query({ 'filter[subtype]': 'TV', include: 'categories', 'page[limit]': '2', 'page[offset]': '0' }))
     .willRespondWith(200, (b) =>
@@ -51,7 +41,7 @@ test('a filtered, included, paged anime list', async () => {
 test('a single anime', async () => {
   await pact()
     .addInteraction()
-    .given('anime {id} exists', { id: '1' })
+    .given(MEDIA_STATES.animeExists, { id: '1' })
     .uponReceiving('a request for one anime')
     .withRequest('GET', '/api/edge/anime/1')
     .willRespondWith(200, (b) =>
@@ -68,7 +58,7 @@ test('a single anime', async () => {
 test('a hidden (adult) title is a 404 JSON:API error document when anonymous', async () => {
   await pact()
     .addInteraction()
-    .given('anime {id} is adult-flagged', { id: '7' })
+    .given(MEDIA_STATES.adultAnime, { id: '7' })
     .uponReceiving('an anonymous request for an adult anime')
     .withRequest('GET', '/api/edge/anime/7')
     .willRespondWith(404, (b) =>
@@ -87,7 +77,7 @@ test('a hidden (adult) title is a 404 JSON:API error document when anonymous', a
 test("a library entry's adult anime include is null when anonymous", async () => {
   await pact()
     .addInteraction()
-    .given('library entry {id} is on an adult anime', { id: '4' })
+    .given(MEDIA_STATES.adultLibraryEntry, { id: '4' })
     .uponReceiving('an anonymous request for that library entry including its anime')
     .withRequest('GET', '/api/edge/library-entries/4', (b) => b.query({ include: 'anime' }))
     .willRespondWith(200, (b) =>

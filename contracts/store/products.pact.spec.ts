@@ -1,49 +1,85 @@
 /**
- * Consumer contract (PactV4) of the Store API, written by driving the typed
- * client (never raw HTTP) against Pact's mock server. First interaction of
- * issue 4: paging a product list. Matchers, not literals; a parameterised state.
+ * Store consumer contracts for products, written by driving the typed client
+ * (never raw HTTP) against Pact's mock server: paging a list by its Link
+ * header, creating a product with a plain-string and with a localized name,
+ * and the 422 of an invalid one.
  */
 import { expect, test } from '@playwright/test';
-import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
-import { StoreClient } from '../../src/clients/store/StoreClient.ts';
+import { MatchersV3 } from '@pact-foundation/pact';
+import { ValidationError } from '../../src/clients/store/errors.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
-import { STORE_PACT } from './storePact.ts';
+import { STORE_STATES } from './providerStates.ts';
+import { AUTHENTICATED, EXAMPLE_STORE_ID, storeClient, storePact, storePath } from './storePact.ts';
 
 const { eachLike, integer, like, regex } = MatchersV3;
 
-const TIMESTAMP = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{4}';
+/** A product as the contract shows it: an id, a localized name, timestamps without a colon in the offset. */
+const PRODUCT = {
+  id: integer(1),
+  name: like({ es: 'Mochila' }),
+  created_at: regex(STORE_CONTRACT.timestampPattern.source, '2025-01-01T00:00:00+0000'),
+};
 
 test('paging a product list: an array of products with X-Total-Count and a Link to the next page', async () => {
-  const pact = new PactV4({ ...STORE_PACT, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
-  await pact
+  await storePact()
     .addInteraction()
-    .given('store {storeId} has {count} products', { storeId: 100001, count: 45 })
+    .given(STORE_STATES.hasProducts, { storeId: EXAMPLE_STORE_ID, count: 45 })
     .uponReceiving('a request for the first page of products, 30 per page')
-    .withRequest('GET', '/v1/100001/products', (b) =>
-      b
-        .query({ per_page: '30' })
-        .headers({ Authentication: regex('^bearer \\S+$', 'bearer consumer-token'), 'User-Agent': like('harness (https://example.invalid)') }),
-    )
+    .withRequest('GET', storePath('/products'), (b) => b.query({ per_page: '30' }).headers(AUTHENTICATED))
     .willRespondWith(200, (b) =>
       b
         .headers({
           'X-Total-Count': regex('^\\d+$', '45'),
-          Link: regex('^<https?://[^>]+[?&]page=2[^>]*>; rel="next".*$', '<https://api.tiendanube.com/v1/100001/products?page=2&per_page=30>; rel="next"'),
+          // Full URLs, the next page named (store.pagination.link-full-urls).
+          Link: regex(
+            '^<https?://[^>]+[?&]page=2[^>]*>; rel="next".*$',
+            `<https://api.tiendanube.com/v1/${EXAMPLE_STORE_ID}/products?page=2&per_page=30>; rel="next"`,
+          ),
           'X-Rate-Limit-Limit': regex('^\\d+$', String(STORE_CONTRACT.bucketSize)),
         })
-        .jsonBody(
-          eachLike({
-            id: integer(1),
-            name: like({ es: 'Mochila' }),
-            created_at: regex(TIMESTAMP, '2025-01-01T00:00:00+0000'),
-          }),
-        ),
+        .jsonBody(eachLike(PRODUCT)),
     )
     .executeTest(async (server) => {
-      const client = new StoreClient({ baseUrl: `${server.url}/v1/100001`, token: 'consumer-token', userAgent: 'harness (https://example.invalid)' });
-      const page = await client.listProducts({ per_page: 30 });
+      const page = await storeClient(server.url).listProducts({ per_page: 30 });
       expect(page.items.length).toBeGreaterThan(0);
       expect(page.totalCount).toBe(45);
       expect(page.links.next).toContain('page=2');
+    });
+});
+
+for (const [what, name] of [
+  ['a plain-string name', 'Mochila'],
+  ['a localized name', { es: 'Mochila', pt: 'Mochila' }],
+] as const) {
+  test(`creating a product with ${what}`, async () => {
+    await storePact()
+      .addInteraction()
+      // The name lets a live run find what it created and delete it again.
+      .given(STORE_STATES.acceptsProducts, { storeId: EXAMPLE_STORE_ID, name: 'Mochila' })
+      .uponReceiving(`a request to create a product with ${what}`)
+      .withRequest('POST', storePath('/products'), (b) => b.headers(AUTHENTICATED).jsonBody({ name }))
+      // The success status is "not shown" in the contract: any 2xx the client accepts, the body a product.
+      .willRespondWith(201, (b) => b.jsonBody(PRODUCT))
+      .executeTest(async (server) => {
+        const product = await storeClient(server.url).createProduct({ name });
+        // Always an object, whatever was written (store.localized.always-object).
+        expect(product.name.es).toBe('Mochila');
+      });
+  });
+}
+
+test('a product with a blank name: 422 with the field messages', async () => {
+  await storePact()
+    .addInteraction()
+    .given(STORE_STATES.exists, { storeId: EXAMPLE_STORE_ID })
+    .uponReceiving('a request to create a product with a blank name')
+    .withRequest('POST', storePath('/products'), (b) => b.headers(AUTHENTICATED).jsonBody({ name: '' }))
+    .willRespondWith(422, (b) => b.jsonBody({ name: eachLike("can't be blank") }))
+    .executeTest(async (server) => {
+      const error = await storeClient(server.url)
+        .createProduct({ name: '' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).fields.name).toEqual(["can't be blank"]);
     });
 });

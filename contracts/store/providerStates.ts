@@ -1,0 +1,106 @@
+/**
+ * The one state-handler table of the store pacts, per target. On the twin each
+ * state gets a fresh store of its own through the control API (so the pact's
+ * `storeId` is whatever the twin made); on live the configured store is used
+ * where the state can be read off it, and a state that cannot be arranged on a
+ * real store is skipped with the reason.
+ */
+import { StoreClient } from '../../src/clients/store/StoreClient.ts';
+import { HARNESS_USER_AGENT, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
+import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { StoreTwinControl, type TwinStoreInfo } from '../../src/testing/StoreTwinControl.ts';
+import { unavailable, type Arranged, type ProviderTarget } from '../verification/providerTarget.ts';
+
+/** The states the store pacts name: one source for the consumer tests and this table. */
+export const STORE_STATES = {
+  exists: 'store {storeId} exists',
+  acceptsProducts: 'store {storeId} accepts new products',
+  suspended: 'store {storeId} is suspended',
+  hasProducts: 'store {storeId} has {count} products',
+  hasCategory: 'store {storeId} has category {categoryId}',
+  bucketFull: 'the rate-limit bucket of store {storeId} is full',
+} as const;
+
+export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
+  const control = new StoreTwinControl(config.twinUrl);
+  const client = (store: TwinStoreInfo) => new StoreClient({ baseUrl: store.baseUrl, token: store.token, userAgent: HARNESS_USER_AGENT, pace: false });
+  const fresh = async (products?: number): Promise<TwinStoreInfo> => control.createStore({ clock: 'virtual', ...(products === undefined ? {} : { products }) });
+  const arranged = (store: TwinStoreInfo, values: Record<string, number> = {}): Arranged => ({
+    values: { storeId: store.storeId, ...values },
+    headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${store.token}` },
+    teardown: () => control.deleteStore(store.storeId),
+  });
+  return {
+    name: 'store twin',
+    baseUrl: config.twinUrl,
+    states: {
+      [STORE_STATES.exists]: async () => arranged(await fresh()),
+      [STORE_STATES.acceptsProducts]: async () => arranged(await fresh()),
+      [STORE_STATES.suspended]: async () => {
+        const store = await fresh();
+        await control.suspend(store.storeId);
+        return arranged(store);
+      },
+      [STORE_STATES.hasProducts]: async ({ count }) => arranged(await fresh(Number(count))),
+      [STORE_STATES.hasCategory]: async () => {
+        const store = await fresh();
+        const [category] = (await client(store).listCategories({ per_page: 1 })).items;
+        if (!category) throw new Error('the store twin made a store without categories: its seed changed; fix the seed or this state');
+        return arranged(store, { categoryId: category.id });
+      },
+      [STORE_STATES.bucketFull]: async () => {
+        // A virtual clock that never moves: nothing leaks, so the bucket stays full for the pact's request.
+        const store = await fresh();
+        const api = client(store);
+        for (let i = 0; i < STORE_CONTRACT.bucketSize; i++) {
+          const { status } = await api.send({ method: 'GET', path: '/products', query: { per_page: 1 }, retry: false });
+          if (status !== 200) throw new Error(`filling the bucket: request ${i + 1} of ${STORE_CONTRACT.bucketSize} answered ${status}, not 200`);
+        }
+        return arranged(store);
+      },
+    },
+  };
+}
+
+export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
+  const api = new StoreClient({ baseUrl: `${config.apiUrl}/v1/${config.storeId}`, token: config.token, userAgent: config.userAgent });
+  const store: Arranged = { values: { storeId: Number(config.storeId) } };
+  const productNamed = async (name: string) => {
+    const ids: number[] = [];
+    for await (const product of api.iterateProducts({ q: name, per_page: 200 })) ids.push(product.id);
+    return ids;
+  };
+  return {
+    name: 'live store',
+    baseUrl: config.apiUrl,
+    headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${config.token}`, 'User-Agent': config.userAgent },
+    states: {
+      [STORE_STATES.exists]: async () => store,
+      [STORE_STATES.acceptsProducts]: async ({ name }) => {
+        if (!config.allowWrites)
+          return unavailable('it creates a product on the real store: set STORE_ALLOW_WRITES=1 to allow it (the product is deleted afterwards)');
+        // What the pact creates is found again by its name and deleted; products of that name from before are left alone.
+        const before = new Set(await productNamed(String(name)));
+        return {
+          ...store,
+          teardown: async () => void (await Promise.all((await productNamed(String(name))).filter((id) => !before.has(id)).map((id) => api.deleteProduct(id)))),
+        };
+      },
+      [STORE_STATES.suspended]: async () => unavailable('a real store cannot be suspended on demand; the twin verifies this interaction'),
+      [STORE_STATES.hasProducts]: async ({ count }) => {
+        const total = (await api.listProducts({ per_page: 1 })).totalCount ?? 0;
+        return total >= Number(count)
+          ? store
+          : unavailable(`the store has ${total} products and the pact needs at least ${count}: add products to the sandbox store`);
+      },
+      [STORE_STATES.hasCategory]: async () => {
+        const [category] = (await api.listCategories({ per_page: 1 })).items;
+        return category ? { values: { ...store.values, categoryId: category.id } } : unavailable('the store has no category: create one in the sandbox store');
+      },
+      [STORE_STATES.bucketFull]: async () =>
+        unavailable(
+          "filling a real store's bucket spends 40 requests and holds every other client of the store back for 20 s; the twin verifies it, and the store suites observe 429s on live",
+        ),
+    },
+  };
+}

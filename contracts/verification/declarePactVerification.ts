@@ -1,0 +1,51 @@
+/**
+ * Declares the verification of one committed pact file as Playwright tests:
+ * one test per interaction (so a report names the interaction that broke, and
+ * a live run skips only what cannot be arranged there), and one test that the
+ * file verified is the whole file the consumer tests wrote in this run.
+ */
+import { expect, test } from '@playwright/test';
+import { pactPath, readPact, type PactNames } from './pactFile.ts';
+import type { ProviderTarget } from './providerTarget.ts';
+import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
+
+export function declarePactVerification(names: PactNames, target: () => ProviderTarget): void {
+  // The interactions are listed when Playwright loads the file; each test reads the pact again,
+  // because the consumer tests of this same run rewrite it before verification starts.
+  const listed = readPact(names).interactions.map((interaction) => interaction.description);
+
+  test.describe(`${names.consumer} → ${names.provider}`, () => {
+    for (const description of listed) {
+      test(description, async ({}, testInfo) => {
+        const pact = readPact(names);
+        const interaction = pact.interactions.find((i) => i.description === description);
+        expect(
+          interaction,
+          `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`,
+        ).toBeDefined();
+        const provider = target();
+        testInfo.annotations.push({ type: 'provider', description: `${provider.name} at ${provider.baseUrl}` });
+        try {
+          const outcome = await verifyInteraction({ pact, interaction: interaction!, target: provider, pactFile: testInfo.outputPath('pact.json') });
+          if (outcome.status === 'skipped') {
+            test.skip(true, outcome.reason);
+            return;
+          }
+          await testInfo.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
+        } catch (error) {
+          if (error instanceof PactMismatchError) await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
+          throw error;
+        }
+      });
+    }
+
+    test('every interaction the consumer tests wrote is verified', () => {
+      const written = readPact(names).interactions.map((interaction) => interaction.description);
+      const unverified = written.filter((description) => !listed.includes(description));
+      expect(
+        unverified,
+        `${pactPath(names)} gained interactions after this run listed its tests (${unverified.join('; ')}): run again, and commit the pact file`,
+      ).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * What a pact is verified against: a provider's base URL and, for each
+ * provider state the pacts name, how to arrange it there. One table per API
+ * and target (contracts/<api>/providerStates.ts) is the only place states live.
+ */
+
+/** What arranging a state gave: values for the pact's provider-state expressions, headers for the request, and how to undo it. */
+export interface Arranged {
+  /** Values the pact's `fromProviderState` expressions read (e.g. `storeId`). */
+  readonly values?: Record<string, string | number | boolean>;
+  /** Headers set on the request to the provider (credentials): injected by a request filter, never written to a pact. */
+  readonly headers?: Record<string, string>;
+  /** Undo what the state made (e.g. delete what a live write created), after the verification. */
+  readonly teardown?: () => Promise<void>;
+}
+
+/** A state that cannot be arranged on this target, and why: the interaction is skipped with the reason. */
+export interface Unavailable {
+  readonly skip: string;
+}
+
+export type Arrange = (params: Record<string, unknown>) => Promise<Arranged | Unavailable>;
+
+export interface ProviderTarget {
+  /** Which target this is, for reports (`twin`, `live`). */
+  readonly name: string;
+  /** Origin (and any path before the pact's paths) of the provider. */
+  readonly baseUrl: string;
+  /** How each state the pacts name is arranged here; a state missing from the table fails with the fix. */
+  readonly states: Readonly<Record<string, Arrange>>;
+  /** Headers every request carries (e.g. the live token), under the state's own. */
+  readonly headers?: Record<string, string>;
+}
+
+export function unavailable(reason: string): Unavailable {
+  return { skip: reason };
+}
+
+export function isUnavailable(value: Arranged | Unavailable): value is Unavailable {
+  return 'skip' in value;
+}

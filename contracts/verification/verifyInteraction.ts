@@ -1,0 +1,95 @@
+/**
+ * Verifies one pact interaction against a provider with Pact's own Verifier:
+ * the state is arranged first (here, so a state that cannot be arranged is a
+ * skip with its reason, not a verifier error), its values are handed to the
+ * Verifier's state handler for the pact's provider-state expressions, and a
+ * request filter adds the credentials, so they never reach a pact or a report.
+ */
+import { Verifier } from '@pact-foundation/pact';
+import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
+import { isUnavailable, type Arranged, type ProviderTarget } from './providerTarget.ts';
+
+export type VerificationOutcome = { readonly status: 'verified'; readonly report: string } | { readonly status: 'skipped'; readonly reason: string };
+
+/** Pact's own report of a failed verification, as its Verifier printed it. */
+export class PactMismatchError extends Error {
+  readonly report: string;
+
+  constructor(interaction: PactInteraction, target: string, report: string) {
+    super(`The ${target} breaks the pact interaction "${interaction.description}". Pact's Verifier reported:\n${report}`);
+    this.name = 'PactMismatchError';
+    this.report = report;
+  }
+}
+
+// The path Pact's Verifier posts state changes to; the request filter must leave those alone.
+const STATE_SETUP_PATH = '/_pactSetup';
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+export async function verifyInteraction(options: {
+  pact: PactDocument;
+  interaction: PactInteraction;
+  target: ProviderTarget;
+  /** Where the one-interaction pact is written (the test's output folder). */
+  pactFile: string;
+}): Promise<VerificationOutcome> {
+  const { pact, interaction, target } = options;
+  const arranged: Arranged[] = [];
+  try {
+    for (const state of interaction.providerStates ?? []) {
+      const arrange = target.states[state.name];
+      if (!arrange) {
+        throw new Error(
+          `No way to arrange the provider state "${state.name}" on the ${target.name}. Fix: add it to the state table of this API (contracts/<api>/providerStates.ts).`,
+        );
+      }
+      const result = await arrange(state.params ?? {});
+      if (isUnavailable(result)) return { status: 'skipped', reason: `state "${state.name}": ${result.skip}` };
+      arranged.push(result);
+    }
+    const values = Object.assign({}, ...arranged.map((a) => a.values ?? {})) as Record<string, string | number | boolean>;
+    const headers = Object.assign({}, target.headers ?? {}, ...arranged.map((a) => a.headers ?? {})) as Record<string, string>;
+    // The Verifier sends a User-Agent of its own unless the pact names one; a pact that names none means "without".
+    const withoutUserAgent = !Object.keys(interaction.request.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent');
+
+    const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
+    type FilterRequest = { url: string; headers: Record<string, string | string[] | undefined> };
+    const requestFilter = (req: FilterRequest, _res: unknown, next: () => void) => {
+      if (!req.url.startsWith(STATE_SETUP_PATH)) {
+        for (const [name, value] of Object.entries(headers)) req.headers[name.toLowerCase()] = value;
+        if (withoutUserAgent) delete req.headers['user-agent'];
+      }
+      next();
+    };
+
+    let output: string[];
+    try {
+      const json = await new Verifier({
+        provider: pact.provider.name,
+        providerBaseUrl: target.baseUrl,
+        pactUrls: [writeSingleInteractionPact(pact, interaction, options.pactFile)],
+        logLevel: 'error',
+        stateHandlers,
+        requestFilter,
+      }).verifyProvider();
+      output = outputOf(json);
+    } catch (error) {
+      const report = outputOf(error instanceof Error ? error.message : String(error));
+      throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
+    }
+    return { status: 'verified', report: output.join('\n') };
+  } finally {
+    for (const state of arranged.reverse()) await state.teardown?.();
+  }
+}
+
+/** The report lines of the Verifier's JSON answer (its `output`), without colour codes; the raw text when it is not that JSON. */
+function outputOf(json: string): string[] {
+  try {
+    const parsed = JSON.parse(json) as { output?: string[] };
+    return (parsed.output ?? []).join('\n').replace(ANSI, '').split('\n');
+  } catch {
+    return json.replace(ANSI, '').split('\n');
+  }
+}
