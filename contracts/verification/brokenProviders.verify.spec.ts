@@ -1,0 +1,87 @@
+/**
+ * The pact verification can fail: each test puts a proxy that breaks the
+ * contract in one observable way (tests/mutants) in front of a faithful twin,
+ * verifies the interaction that break touches, and expects Pact's own mismatch
+ * report. States are still arranged through the twin's control API.
+ */
+import { expect, test } from '@playwright/test';
+import { harnessConfig } from '../../src/config/harnessConfig.ts';
+import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
+import { MediaClient } from '../../src/clients/media/MediaClient.ts';
+import { startBreakingProxy, type Mutation, type ProxyContext } from '../../tests/mutants/breakingProxy.ts';
+import { MEDIA_MUTATIONS } from '../../tests/mutants/mediaMutations.ts';
+import { STORE_MUTATIONS } from '../../tests/mutants/storeMutations.ts';
+import { MEDIA_PACT } from '../media/mediaPact.ts';
+import { mediaTwinTarget } from '../media/providerStates.ts';
+import { storeTwinTarget } from '../store/providerStates.ts';
+import { STORE_PACT } from '../store/storePact.ts';
+import { readPact, type PactNames } from './pactFile.ts';
+import type { ProviderTarget } from './providerTarget.ts';
+import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
+
+/** Which interaction each break must fail, and what Pact's report must name. */
+const BREAKS: { api: 'store' | 'media'; mutation: string; interaction: string; reportNames: RegExp }[] = [
+  { api: 'store', mutation: 'timestamps-with-colon', interaction: 'a request for the first page of products, 30 per page', reportNames: /created_at/ },
+  { api: 'store', mutation: 'link-relative-urls', interaction: 'a request for the first page of products, 30 per page', reportNames: /Link/ },
+  { api: 'store', mutation: 'total-count-missing', interaction: 'a request for the first page of products, 30 per page', reportNames: /X-Total-Count/ },
+  { api: 'store', mutation: 'localized-name-as-string', interaction: 'a request to create a product with a plain-string name', reportNames: /\$\.name/ },
+  { api: 'store', mutation: 'validation-errors-flat', interaction: 'a request to create a product with a blank name', reportNames: /\$/ },
+  { api: 'store', mutation: 'no-429', interaction: 'a request when the rate-limit bucket is full', reportNames: /status code 429|429/ },
+  { api: 'store', mutation: 'user-agent-optional', interaction: 'a request without a User-Agent header', reportNames: /400/ },
+  { api: 'store', mutation: 'top-level-parent-zero', interaction: 'a request for one category', reportNames: /parent/ },
+  { api: 'media', mutation: 'numeric-ids', interaction: 'a request for one anime', reportNames: /\$\.data\.id/ },
+  { api: 'media', mutation: 'plain-json-media-type', interaction: 'a request for one anime', reportNames: /Content-Type/ },
+  { api: 'media', mutation: 'included-dropped', interaction: 'a request for TV anime with their categories, 2 per page', reportNames: /included/ },
+  { api: 'media', mutation: 'adult-visible-anonymously', interaction: 'an anonymous request for an adult anime', reportNames: /404/ },
+  { api: 'media', mutation: 'errors-not-jsonapi', interaction: 'an anonymous request for an adult anime', reportNames: /errors/ },
+  { api: 'media', mutation: 'adult-include-not-null', interaction: 'an anonymous request for that library entry including its anime', reportNames: /anime/ },
+];
+
+for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
+  test(`the ${api} pact fails when the provider breaks it: ${mutation}`, async ({}, testInfo) => {
+    const config = harnessConfig();
+    test.skip(config.target !== 'mock', 'breaks are put in front of a twin; the live service is verified as it is');
+    if (config.store.mode !== 'twin' || config.media.mode !== 'twin') return;
+    const broken: Mutation | undefined = (api === 'store' ? STORE_MUTATIONS : MEDIA_MUTATIONS)[mutation];
+    expect(broken, `no mutation ${mutation} in tests/mutants`).toBeDefined();
+    const names: PactNames = api === 'store' ? STORE_PACT : MEDIA_PACT;
+    const pact = readPact(names);
+    const interaction = pact.interactions.find((i) => i.description === description);
+    expect(interaction, `the ${api} pact has no interaction "${description}"`).toBeDefined();
+
+    const faithful: ProviderTarget = api === 'store' ? storeTwinTarget(config.store) : mediaTwinTarget(config.media);
+    // Media breaks that leak adult titles replay requests as a signed-in user; a state resets the
+    // media twin (and its tokens), so the user signs in after each state is arranged.
+    const ctx: ProxyContext = {};
+    const { email, password } = MEDIA_SEED.users.adultAllowed;
+    const signIn = async () => (await new MediaClient({ baseUrl: config.media.apiUrl }).token({ username: email, password })).access_token;
+    const states = Object.fromEntries(
+      Object.entries(faithful.states).map(([name, arrange]) => [
+        name,
+        async (params: Record<string, unknown>) => {
+          const arranged = await arrange(params);
+          if (api === 'media') ctx.signedInToken = await signIn();
+          return arranged;
+        },
+      ]),
+    );
+    const proxy = await startBreakingProxy(faithful.baseUrl, broken!, ctx);
+    try {
+      const error = await verifyInteraction({
+        pact,
+        interaction: interaction!,
+        target: { ...faithful, baseUrl: proxy.url, states },
+        pactFile: testInfo.outputPath('pact.json'),
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, `the pact still verified against a provider that breaks ${broken!.breaks}`).toBeInstanceOf(PactMismatchError);
+      const report = (error as PactMismatchError).report;
+      await testInfo.attach('pact mismatch report', { body: report, contentType: 'text/plain' });
+      expect(report, "Pact's report names what broke").toMatch(reportNames);
+    } finally {
+      proxy.server.close();
+    }
+  });
+}
