@@ -9,6 +9,7 @@
  */
 import { runTool } from './lib/runTool.ts';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
@@ -29,6 +30,16 @@ function filesHolding(dir: string, secret: string): string[] {
   };
   walk(dir);
   return found;
+}
+
+/** Pact files under contracts/pacts that are new or differ from the last commit (none where git is not there). */
+function changedPactFiles(): string[] {
+  const status = spawnSync('git', ['status', '--porcelain', '--', 'contracts/pacts'], { encoding: 'utf8' });
+  if (status.status !== 0) return [];
+  return status.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.slice(3));
 }
 
 async function main(): Promise<number> {
@@ -68,6 +79,14 @@ async function main(): Promise<number> {
   if (leaks.length > 0) console.error(`gate: the live token was written to ${leaks.join(', ')}: secrets must be redacted before anything is reported.`);
   else console.log('gate: no report holds the live token');
 
+  const stalePacts = changedPactFiles();
+  if (stalePacts.length > 0) {
+    const what = `the consumer tests wrote pact files that differ from the committed ones (${stalePacts.join(', ')})`;
+    // In CI that is a contract change nobody reviewed; on a laptop it is the change to commit.
+    if (process.env.CI) console.error(`gate: ${what}. Fix: run npm test locally and commit contracts/pacts, so the change shows in review.`);
+    else console.log(`gate: ${what}: review them (git diff contracts/pacts) and commit them with the change.`);
+  }
+
   const total: Tally = { passed: 0, failed: 0, skipped: 0 };
   for (const name of ['gate-mock', 'gate-live-path']) {
     try {
@@ -91,9 +110,11 @@ async function main(): Promise<number> {
       total.failed += 1;
     }
   }
+  const pactsOk = !process.env.CI || stalePacts.length === 0;
+  if (!pactsOk) total.failed += 1;
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(summaryLine(total));
-  return first === 0 && second === 0 && total.failed === 0 && leaks.length === 0 ? 0 : 1;
+  return first === 0 && second === 0 && total.failed === 0 && leaks.length === 0 && pactsOk ? 0 : 1;
 }
 
 process.exit(await main());
