@@ -5,8 +5,7 @@
  * live services with HARNESS_TARGET=live. The pacts are not rewritten first.
  */
 import { runTool } from './lib/runTool.ts';
-import { describeConfig, harnessConfig } from '../src/config/harnessConfig.ts';
-import { ConfigError } from '../src/config/ConfigError.ts';
+import { announceTarget } from './lib/announceTarget.ts';
 
 const SPECS = { store: 'contracts/store/verify.pact.spec.ts', media: 'contracts/media/verify.pact.spec.ts' } as const;
 
@@ -16,19 +15,9 @@ async function main(args: string[]): Promise<number> {
     console.error(`pact:verify: unknown API ${unknown.map((a) => JSON.stringify(a)).join(', ')}. Usage: npm run pact:verify [-- store|media]`);
     return 2;
   }
-  let config;
-  try {
-    config = harnessConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
   const apis = (args.length > 0 ? args : Object.keys(SPECS)) as (keyof typeof SPECS)[];
-  console.log(`pact:verify: the ${apis.join(' and ')} pacts in contracts/pacts/, with Pact's Verifier, against`);
-  for (const [key, value] of Object.entries(describeConfig(config))) console.log(`  ${key}: ${value}`);
+  const config = announceTarget(`pact:verify: the ${apis.join(' and ')} pacts in contracts/pacts/, with Pact's Verifier,`);
+  if (!config) return 2;
   return runTool('playwright', ['test', '--project=contracts-verify', '--no-deps', ...apis.map((api) => SPECS[api])], {
     HARNESS_RUN_NAME: `pact-verify-${config.target}`,
   });

@@ -5,25 +5,14 @@
  */
 import { runTool } from './lib/runTool.ts';
 import { rmSync } from 'node:fs';
-import { describeConfig, harnessConfig } from '../src/config/harnessConfig.ts';
-import { ConfigError } from '../src/config/ConfigError.ts';
+import { announceTarget } from './lib/announceTarget.ts';
 
 /** The suites of every API and the pacts (contracts-verify pulls in the consumer pacts), by Playwright project. */
 const API_PROJECTS = ['store', 'media', 'contracts-verify'];
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = harnessConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
-  console.log('verify: checking the contracts against');
-  for (const [key, value] of Object.entries(describeConfig(config))) console.log(`  ${key}: ${value}`);
+  const config = announceTarget('verify: checking every contract, pact and suite');
+  if (!config) return 2;
   rmSync('reports/allure-results', { recursive: true, force: true });
   const tests = await runTool('playwright', ['test', ...API_PROJECTS.map((p) => `--project=${p}`), ...process.argv.slice(2)]);
   console.log('verify: building the Allure report');
