@@ -11,12 +11,12 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONSUMERS, PACT_DIR } from '../contracts/pactNames.ts';
 
 /** The repository root: git, the pact directory and the broker client all run from here, whatever the cwd. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DEFAULT_PACT_DIR = 'contracts/pacts';
-/** Every consumer whose pacts are published: can-i-deploy asks about all of them at once. */
-export const CONSUMERS = ['store-integration', 'media-integration'] as const;
+export const DEFAULT_PACT_DIR = PACT_DIR;
+export { CONSUMERS };
 export const SUBCOMMANDS = ['publish', 'can-i-deploy'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 

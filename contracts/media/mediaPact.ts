@@ -1,15 +1,13 @@
 /**
- * Who the media pacts are between, where they are written, and the pieces
- * every media interaction shares: the JSON:API media type and the typed
+ * The pieces every media interaction shares: the JSON:API media type and the typed
  * client under test.
  */
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
+import { MEDIA_PACT } from '../pactNames.ts';
 
 const { regex } = MatchersV3;
-
-export const MEDIA_PACT = { consumer: 'media-integration', provider: 'media-tracking-api', dir: 'contracts/pacts' } as const;
 
 /** Answers are JSON:API documents (field notes: Media type). */
 export const JSON_API = { 'Content-Type': regex('^application/vnd\\.api\\+json', MEDIA_CONTRACT.mediaType) };

@@ -5,7 +5,7 @@
  */
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { declarePactVerification } from '../verification/declarePactVerification.ts';
-import { MEDIA_PACT } from './mediaPact.ts';
+import { MEDIA_PACT } from '../pactNames.ts';
 import { mediaLiveTarget, mediaTwinTarget } from './providerStates.ts';
 
 declarePactVerification(MEDIA_PACT, () => {

@@ -1,16 +1,13 @@
 /**
- * Who the store pacts are between, where they are written (committed, so a
- * contract change shows in review), and the pieces every store interaction
- * shares: the store path taken from the provider state, the token and
+ * The pieces every store interaction shares: the store path taken from the provider state, the token and
  * User-Agent matchers, the typed client under test.
  */
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { STORE_PACT } from '../pactNames.ts';
 
 const { fromProviderState, like, regex } = MatchersV3;
-
-export const STORE_PACT = { consumer: 'store-integration', provider: 'store-commerce-api', dir: 'contracts/pacts' } as const;
 
 /** The documented example store; the provider's state says which store it really is. */
 export const EXAMPLE_STORE_ID = 100001;

@@ -6,7 +6,7 @@
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { declarePactVerification } from '../verification/declarePactVerification.ts';
 import { storeLiveTarget, storeTwinTarget } from './providerStates.ts';
-import { STORE_PACT } from './storePact.ts';
+import { STORE_PACT } from '../pactNames.ts';
 
 declarePactVerification(STORE_PACT, () => {
   const config = harnessConfig().store;

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { PACT_DIR } from '../pactNames.ts';
 
 export interface PactNames {
   readonly consumer: string;
@@ -17,11 +18,20 @@ export interface PactProviderState {
   readonly params?: Record<string, unknown>;
 }
 
+export interface PactBody {
+  readonly content?: unknown;
+  readonly contentType?: string;
+  /** V4 keeps JSON as JSON (false); other encodings hold the body as a string. */
+  readonly encoded?: unknown;
+}
+
 export interface PactInteraction {
   readonly description: string;
+  /** `Synchronous/HTTP` for every interaction the pacts here hold. */
+  readonly type: string;
   readonly providerStates?: readonly PactProviderState[];
   readonly request: { readonly method: string; readonly path: string; readonly headers?: Record<string, string[]> };
-  readonly response: { readonly status: number };
+  readonly response: { readonly status: number; readonly headers?: Record<string, unknown>; readonly body?: PactBody };
 }
 
 export interface PactDocument {
@@ -36,7 +46,7 @@ export function pactPath(names: PactNames): string {
   return resolve(names.dir, `${names.consumer}-${names.provider}.json`);
 }
 
-/** Reads and checks a pact file: it must exist, be V4 and hold interactions. */
+/** Reads and checks a pact file: it must exist and be a V4 pact with interactions. */
 export function readPact(names: PactNames): PactDocument {
   const path = pactPath(names);
   let text: string;
@@ -45,12 +55,43 @@ export function readPact(names: PactNames): PactDocument {
   } catch {
     throw new Error(`No pact at ${path}. Fix: write it with the consumer tests: npx playwright test --project=contracts-consumer.`);
   }
-  const pact = JSON.parse(text) as PactDocument;
-  const version = pact.metadata?.pactSpecification?.version;
-  if (!version?.startsWith('4.') || !Array.isArray(pact.interactions) || pact.interactions.length === 0) {
-    throw new Error(`${path} is not a PactV4 file with interactions (specification ${version ?? 'missing'}). Fix: regenerate it with the consumer tests.`);
+  return parsePact(JSON.parse(text), path);
+}
+
+/**
+ * Checks that `value` is what Pact writes: a V4 pact whose interactions each
+ * have a description, a request method and path and a response status.
+ * `source` names it in the error (a path, or "the pact").
+ */
+export function parsePact(value: unknown, source = 'the pact'): PactDocument {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`${source} is not a JSON object. Pass the parsed contents of a ${PACT_DIR}/*.json file.`);
   }
-  return pact;
+  const pact = value as { metadata?: { pactSpecification?: { version?: unknown } }; interactions?: unknown };
+  const version = pact.metadata?.pactSpecification?.version;
+  if (typeof version !== 'string' || !version.startsWith('4.')) {
+    throw new Error(
+      `${source} is not a V4 pact (metadata.pactSpecification.version is ${JSON.stringify(version)}). ` +
+        'Write it with PactV4 and SpecificationVersion.SPECIFICATION_VERSION_V4.',
+    );
+  }
+  if (!Array.isArray(pact.interactions) || pact.interactions.length === 0) {
+    throw new Error(`${source} has no interactions. The consumer tests write them: run the contracts-consumer project first (it writes ${PACT_DIR}/).`);
+  }
+  const interactions = pact.interactions.map((interaction: unknown, index) => {
+    const i = interaction as { description?: unknown; type?: unknown; request?: Record<string, unknown>; response?: Record<string, unknown> };
+    const problem =
+      typeof i?.description !== 'string'
+        ? 'no description'
+        : typeof i.request?.method !== 'string' || typeof i.request.path !== 'string'
+          ? 'no request method and path'
+          : typeof i.response?.status !== 'number'
+            ? 'no response status'
+            : undefined;
+    if (problem) throw new Error(`interaction #${index} of ${source} has ${problem}. Regenerate the pact from the consumer tests rather than editing it.`);
+    return { ...(i as PactInteraction), type: typeof i.type === 'string' ? i.type : 'Synchronous/HTTP' };
+  });
+  return { ...(value as PactDocument), interactions };
 }
 
 /** Writes a copy of the pact holding only `interaction`; answers its path. */
