@@ -54,6 +54,8 @@ export default defineConfig({
       workers: 1,
     },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
+    // fast-check properties and models of rate limiting, pagination and localized input (properties/).
+    { name: 'properties', testDir: 'properties', testMatch: '**/*.spec.ts' },
     // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.
     { name: 'media', testDir: 'suites/media', testMatch: '**/*.spec.ts', workers: 1, fullyParallel: false },
   ],

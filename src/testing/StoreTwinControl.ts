@@ -80,11 +80,18 @@ export class StoreTwinControl extends TwinControl {
  * A clock in the test process that moves with a twin store's virtual clock:
  * `sleep` advances both, so a client pacing itself on this clock drains the
  * twin's bucket without waiting in wall time.
+ *
+ * Sleeps overlap as they would on a real clock: each runs to a deadline (now
+ * + ms at the call), and the clock moves only as far as the latest deadline.
+ * Two sleeps of 500 ms begun together end together, 500 ms later, rather than
+ * 1000 ms later, which a pacer racing a sleep against an answer relies on.
  */
 export class TwinLinkedClock implements Clock {
   readonly #local: VirtualClock;
   readonly #control: StoreTwinControl;
   readonly #storeId: number;
+  /** Advances run one after the other, so each sees where the last one left the clock. */
+  #advancing: Promise<unknown> = Promise.resolve();
 
   constructor(control: StoreTwinControl, storeId: number, now: number) {
     this.#control = control;
@@ -99,7 +106,14 @@ export class TwinLinkedClock implements Clock {
   async sleep(ms: number): Promise<void> {
     const step = Math.max(0, Math.ceil(ms));
     if (step === 0) return;
-    const { now } = await this.#control.advanceClock(this.#storeId, step);
-    this.#local.set(now);
+    const deadline = this.#local.now() + step;
+    const advance = this.#advancing.then(async () => {
+      const behind = deadline - this.#local.now();
+      if (behind <= 0) return;
+      const { now } = await this.#control.advanceClock(this.#storeId, behind);
+      this.#local.set(now);
+    });
+    this.#advancing = advance.catch(() => undefined);
+    await advance;
   }
 }

@@ -31,9 +31,14 @@ export interface CollectionOptions<T> {
  */
 export function collectionResponse<T>(context: ApiContext, source: Iterable<T>, options: CollectionOptions<T>): TwinResponse {
   const request = parsePageRequest(context.query);
-  const slice = selectPage(source, options.accept, request);
+  const slice = selectPage(source, options.accept, request, context.store.defect);
   assertPageExists(slice, request, { emptyIs404: options.emptyIs404 });
-  const headers = paginationHeaders(slice, { collectionUrl: `${context.storeUrl}/${context.resourcePath}`, query: context.query, request });
+  const headers = paginationHeaders(slice, {
+    collectionUrl: `${context.storeUrl}/${context.resourcePath}`,
+    query: context.query,
+    request,
+    defect: context.store.defect,
+  });
   return jsonResponse(
     200,
     slice.items.map((item) => pickFields(options.render(item), options.fields)),

@@ -22,19 +22,22 @@ const UNITS_PER_REQUEST = 1000;
 export class LeakyBucket {
   readonly capacity: number;
   readonly leakPerSecond: number;
+  /** Requests admitted from empty: the capacity, unless a deliberate defect says less (defects.ts). */
+  readonly #admits: number;
   #units = 0;
   #at: number;
 
-  constructor(nowMs: number, capacity: number = STORE_CONTRACT.bucketSize, leakPerSecond: number = STORE_CONTRACT.leakPerSecond) {
+  constructor(nowMs: number, capacity: number = STORE_CONTRACT.bucketSize, leakPerSecond: number = STORE_CONTRACT.leakPerSecond, admits: number = capacity) {
     this.capacity = capacity;
     this.leakPerSecond = leakPerSecond;
+    this.#admits = admits;
     this.#at = nowMs;
   }
 
   /** Adds one request if it fits; false means the caller answers 429. */
   tryAdd(nowMs: number): boolean {
     this.#leak(nowMs);
-    if (this.#units + UNITS_PER_REQUEST > this.capacity * UNITS_PER_REQUEST) return false;
+    if (this.#units + UNITS_PER_REQUEST > this.#admits * UNITS_PER_REQUEST) return false;
     this.#units += UNITS_PER_REQUEST;
     return true;
   }

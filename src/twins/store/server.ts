@@ -5,6 +5,7 @@ import { handleControlRequest, isControlTarget } from './control.ts';
 import { errorBody } from './errors.ts';
 import { writeResponse } from './responses.ts';
 import { apiRoutes } from './routes/apiRoutes.ts';
+import type { StoreDefect } from './defects.ts';
 import type { ClockMode } from './storeState.ts';
 import { TwinState } from './twinState.ts';
 
@@ -17,6 +18,8 @@ export interface StoreTwinOptions {
   readonly clock?: ClockMode;
   /** Called for every unexpected exception (answered 500); default: console.error. */
   readonly onInternalError?: (error: unknown, request: string) => void;
+  /** One deliberate defect (defects.ts), to prove the properties go red; never set outside tests. */
+  readonly defect?: StoreDefect;
 }
 
 export interface RunningStoreTwin {
@@ -37,7 +40,7 @@ export async function startStoreTwin(options: StoreTwinOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const reportInternalError = options.onInternalError ?? logInternalError;
   const closing = new AbortController();
-  const twin = new TwinState({ clockMode: options.clock ?? 'virtual', deliverySignal: closing.signal });
+  const twin = new TwinState({ clockMode: options.clock ?? 'virtual', deliverySignal: closing.signal, defect: options.defect });
   const running = await startHttpServer({
     port: options.port,
     host,

@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock/Clock.ts';
+import { bucketShape, type StoreDefect } from './defects.ts';
 import { LeakyBucket } from './leakyBucket.ts';
 import type { LocalizedText } from './localized.ts';
 import type { Category } from './resources/categories.ts';
@@ -35,6 +36,8 @@ export interface StoreProfile {
   /** Seeded stores come back on reset; created ones are dropped. */
   readonly seeded: boolean;
   readonly createdAt: number;
+  /** A deliberate defect (defects.ts): only tests that prove the properties can fail set one. */
+  readonly defect?: StoreDefect | undefined;
 }
 
 /** Resource ids of a store start here, so ids of different stores never meet. */
@@ -57,6 +60,7 @@ export class StoreState {
   readonly clock: Clock;
   readonly seeded: boolean;
   readonly createdAt: number;
+  readonly defect: StoreDefect | undefined;
   /** Insertion order is id order: ids only grow, so lists need no sorting. */
   readonly products = new Map<number, Product>();
   readonly categories = new Map<number, Category>();
@@ -79,6 +83,7 @@ export class StoreState {
     this.clock = profile.clock;
     this.seeded = profile.seeded;
     this.createdAt = profile.createdAt;
+    this.defect = profile.defect;
     this.#tokens = [profile.token];
     this.outbox = outbox;
     this.#lastId = idBaseOf(profile.id);
@@ -114,7 +119,8 @@ export class StoreState {
   bucketFor(token: string): LeakyBucket {
     let bucket = this.#buckets.get(token);
     if (!bucket) {
-      bucket = new LeakyBucket(this.clock.now());
+      const shape = bucketShape(this.defect);
+      bucket = new LeakyBucket(this.clock.now(), shape.capacity, shape.leakPerSecond, shape.admits);
       this.#buckets.set(token, bucket);
     }
     return bucket;

@@ -11,6 +11,7 @@ import {
   type StoreBlueprint,
 } from './seed.ts';
 import { parseNumericId } from '../http/requestTarget.ts';
+import type { StoreDefect } from './defects.ts';
 import { StoreState, type ClockMode } from './storeState.ts';
 import { WebhookOutbox } from './webhookOutbox.ts';
 
@@ -19,12 +20,15 @@ export interface TwinStateOptions {
   readonly clockMode: ClockMode;
   /** Aborted when the twin closes: stops deliveries in flight. */
   readonly deliverySignal: AbortSignal;
+  /** A deliberate defect every store of this twin has (defects.ts); tests only. */
+  readonly defect?: StoreDefect | undefined;
 }
 
 /** Every store of one running twin: the seeded ones and those created through the control API. */
 export class TwinState {
   readonly clockMode: ClockMode;
   readonly #deliverySignal: AbortSignal;
+  readonly #defect: StoreDefect | undefined;
   readonly #stores = new Map<number, StoreState>();
   // Not reset: a store id (and so its token) is never reused within one run.
   #nextCreatedId = FIRST_CREATED_STORE_ID;
@@ -32,6 +36,7 @@ export class TwinState {
   constructor(options: TwinStateOptions) {
     this.clockMode = options.clockMode;
     this.#deliverySignal = options.deliverySignal;
+    this.#defect = options.defect;
     this.reset();
   }
 
@@ -79,6 +84,7 @@ export class TwinState {
         clock,
         seeded,
         createdAt: SEED_STORE_CREATED_MS,
+        defect: this.#defect,
       },
       new WebhookOutbox({ signal: this.#deliverySignal }),
     );

@@ -1,0 +1,46 @@
+import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
+import { assertProperty } from '../support/propertyRun.ts';
+import { liveRateBudget, liveRateToleranceMs, RequestBudget } from '../support/liveBudget.ts';
+import { checksRules } from '../support/ruleAnnotations.ts';
+import { bucketModelProperty } from './rateLimit.property.ts';
+import { openLiveBucketWorld, openTwinBucketWorld } from './bucketWorld.ts';
+import { pacerProperty } from './pacer.property.ts';
+
+const BUCKET_RULES = ['store.ratelimit.bucket-429', 'store.ratelimit.leak-rate', 'store.ratelimit.headers', 'store.ratelimit.reset-ms'];
+
+test(
+  'the leaky bucket agrees with its model after every command (bursts, pauses, token and store switches)',
+  checksRules([...BUCKET_RULES, 'store.ratelimit.per-store-and-token']),
+  async ({ storeArena, target }, testInfo) => {
+    if (storeArena.kind === 'twin') {
+      // Virtual time: each case runs minutes of the bucket's life in milliseconds.
+      const property = bucketModelProperty({ open: () => openTwinBucketWorld(storeArena), switches: true, maxWaitMs: 30_000, maxCommands: 15, toleranceMs: 0 });
+      await assertProperty(testInfo, property, { numRuns: 40 });
+      return;
+    }
+    // Live: real time, one store and token, a request budget shared by every case.
+    const budget = new RequestBudget(liveRateBudget());
+    const property = bucketModelProperty({
+      open: () => openLiveBucketWorld(storeArena, budget),
+      switches: false,
+      maxWaitMs: 2_000,
+      maxCommands: 6,
+      toleranceMs: liveRateToleranceMs(),
+    });
+    await assertProperty(testInfo, property, { numRuns: 3 });
+    testInfo.annotations.push({
+      type: 'budget',
+      description: `${budget.used} of ${budget.limit} requests (LIVE_RATE_BUDGET)${budget.stoppedEarly ? '; stopped early: the next step would have exceeded the budget' : ''} on ${target}`,
+    });
+    expect(budget.used, 'the property sent at least one request to the live store').toBeGreaterThan(0);
+  },
+);
+
+test(
+  'the client pacer never causes a 429 from an empty bucket and never waits longer than the model says',
+  checksRules(['store.client.paces-to-bucket'], TWIN_ONLY),
+  async ({ storeArena, target }, testInfo) => {
+    needsTwin(target, "it measures the pacer's waits on the twin's virtual clock and needs a bucket that starts empty");
+    await assertProperty(testInfo, pacerProperty(storeArena), { numRuns: 25 });
+  },
+);

@@ -1,0 +1,27 @@
+/**
+ * Fixtures of the properties: the arena of the configured target, and the
+ * rule a property checks, named in its title and report like the suites'.
+ */
+import { test as base } from '@playwright/test';
+import { harnessConfig, type Target } from '../../src/config/harnessConfig.ts';
+import { storeArenaForTarget, type StoreArena } from './storeArena.ts';
+
+/** Tag of a property that needs what only the twin can arrange; skipped on live with the reason. */
+export const TWIN_ONLY = '@twin-only';
+
+interface WorkerFixtures {
+  storeArena: StoreArena;
+  target: Target;
+}
+
+export const test = base.extend<object, WorkerFixtures>({
+  target: [async ({}, use) => use(harnessConfig().target), { scope: 'worker' }],
+  storeArena: [async ({}, use) => use(await storeArenaForTarget()), { scope: 'worker' }],
+});
+
+/** Skips the running test on live, saying what it would need. */
+export function needsTwin(target: Target, what: string): void {
+  test.skip(target !== 'mock', `needs the twin: ${what}; a live service gives no handle on it.`);
+}
+
+export { expect } from '@playwright/test';

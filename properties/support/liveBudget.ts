@@ -1,0 +1,57 @@
+/**
+ * What a property may spend on a live service: LIVE_RATE_BUDGET requests per
+ * property (default 60), and LIVE_RATE_TOLERANCE_MS of slack on timing beyond
+ * the measured round trip (default 250). A property stops sending once the
+ * next step would exceed the budget, and says so.
+ */
+import { PropertyEnvError } from './propertyRun.ts';
+
+export const DEFAULT_LIVE_RATE_BUDGET = 60;
+export const DEFAULT_LIVE_RATE_TOLERANCE_MS = 250;
+
+export class RequestBudget {
+  readonly limit: number;
+  #used = 0;
+  #refused = 0;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /** Takes `n` requests from the budget; false (and nothing taken) when they do not fit. */
+  take(n: number): boolean {
+    if (this.#used + n > this.limit) {
+      this.#refused += 1;
+      return false;
+    }
+    this.#used += n;
+    return true;
+  }
+
+  get used(): number {
+    return this.#used;
+  }
+
+  /** Whether a step was left out for want of budget: the run stopped early. */
+  get stoppedEarly(): boolean {
+    return this.#refused > 0;
+  }
+}
+
+function readWhole(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number, what: string): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new PropertyEnvError(`${name} is "${raw}": set it to a whole number of ${what} from ${min} to ${max}, or unset it for ${fallback}.`);
+  }
+  return value;
+}
+
+export function liveRateBudget(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  return readWhole(env, 'LIVE_RATE_BUDGET', DEFAULT_LIVE_RATE_BUDGET, 1, 100_000, 'requests');
+}
+
+export function liveRateToleranceMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  return readWhole(env, 'LIVE_RATE_TOLERANCE_MS', DEFAULT_LIVE_RATE_TOLERANCE_MS, 0, 60_000, 'milliseconds');
+}

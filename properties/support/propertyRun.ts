@@ -1,0 +1,127 @@
+/**
+ * How every property runs: fast-check's `check` with the run count, seed and
+ * path from the environment, and a failure that says what to replay. The
+ * report (seed, path, shrunk counterexample, the rule that broke) goes into
+ * the error, the console and the Allure attachments.
+ */
+import fc from 'fast-check';
+import type { TestInfo } from '@playwright/test';
+
+/** What the environment asks of every property (README "Properties"). */
+export interface PropertyEnv {
+  /** FC_NUM_RUNS: cases per property, instead of each property's default. */
+  readonly numRuns: number | undefined;
+  /** FC_SEED: the seed a failure printed. */
+  readonly seed: number | undefined;
+  /** FC_PATH: the path a failure printed; with FC_SEED, replays exactly that shrunk case. */
+  readonly path: string | undefined;
+}
+
+export class PropertyEnvError extends Error {}
+
+/** Reads and checks FC_NUM_RUNS, FC_SEED and FC_PATH; a bad value names the variable and the fix. */
+export function readPropertyEnv(env: Readonly<Record<string, string | undefined>> = process.env): PropertyEnv {
+  const problems: string[] = [];
+  const numRunsRaw = env.FC_NUM_RUNS?.trim();
+  let numRuns: number | undefined;
+  if (numRunsRaw) {
+    numRuns = Number(numRunsRaw);
+    if (!/^\d+$/.test(numRunsRaw) || numRuns < 1 || numRuns > 1_000_000) {
+      problems.push(`FC_NUM_RUNS is "${numRunsRaw}": set it to a whole number of cases from 1 to 1000000, or unset it for each property's default.`);
+    }
+  }
+  const seedRaw = env.FC_SEED?.trim();
+  let seed: number | undefined;
+  if (seedRaw) {
+    seed = Number(seedRaw);
+    if (!/^-?\d+$/.test(seedRaw) || !Number.isSafeInteger(seed) || Math.abs(seed) > 2 ** 31) {
+      problems.push(`FC_SEED is "${seedRaw}": set it to the integer seed a failed property printed, or unset it.`);
+    }
+  }
+  const path = env.FC_PATH?.trim() || undefined;
+  if (path !== undefined && !/^\d+(:\d+)*$/.test(path)) {
+    problems.push(`FC_PATH is "${path}": set it to the path a failed property printed (digits separated by colons, e.g. 4:0:1), or unset it.`);
+  }
+  if (path !== undefined && seed === undefined) problems.push('FC_PATH needs FC_SEED: a path only means something for the seed it was found with.');
+  if (problems.length > 0) throw new PropertyEnvError(problems.join('\n'));
+  return { numRuns, seed, path };
+}
+
+export interface PropertyOptions {
+  /** Cases when FC_NUM_RUNS is not set: small enough to keep `npm test` fast. */
+  readonly numRuns: number;
+  /** The test's title, for the replay command. */
+  readonly title?: string;
+}
+
+export interface PropertyOutcome {
+  readonly failed: boolean;
+  readonly numRuns: number;
+  readonly seed: number;
+  readonly path: string | null;
+  readonly elapsedMs: number;
+  /** fast-check's report with the counterexample and the error, or a one-line summary when it passed. */
+  readonly report: string;
+  /** The command that replays the failure; undefined when it passed. */
+  readonly replay: string | undefined;
+}
+
+/** Runs a property once (all its cases) and tells what happened, without throwing on a counterexample. */
+export async function runProperty<Ts>(
+  property: fc.IAsyncProperty<Ts>,
+  options: PropertyOptions,
+  env: PropertyEnv = readPropertyEnv(),
+): Promise<PropertyOutcome> {
+  const params: fc.Parameters<Ts> = { numRuns: env.numRuns ?? options.numRuns };
+  if (env.seed !== undefined) params.seed = env.seed;
+  if (env.path !== undefined) params.path = env.path;
+  const started = performance.now();
+  const details = await fc.check(property, params);
+  const elapsedMs = performance.now() - started;
+  if (!details.failed) {
+    return {
+      failed: false,
+      numRuns: details.numRuns,
+      seed: details.seed,
+      path: null,
+      elapsedMs,
+      report: `${details.numRuns} cases passed in ${Math.round(elapsedMs)} ms (seed ${details.seed})`,
+      replay: undefined,
+    };
+  }
+  const grep = options.title ? ` -g ${JSON.stringify(options.title)}` : '';
+  const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ''} npx playwright test --project=properties${grep}`;
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  const report = [
+    fc.defaultReportMessage(details) ?? `property failed (seed ${details.seed}, path ${details.counterexamplePath})`,
+    '',
+    `What broke: ${error}`,
+    '',
+    `Replay exactly this counterexample: ${replay}`,
+  ].join('\n');
+  return { failed: true, numRuns: details.numRuns, seed: details.seed, path: details.counterexamplePath, elapsedMs, report, replay };
+}
+
+/**
+ * Runs a property as a test: annotates the cases run and their rate, attaches
+ * the report, and on a counterexample prints it and fails with it.
+ */
+export async function assertProperty<Ts>(
+  testInfo: TestInfo,
+  property: fc.IAsyncProperty<Ts>,
+  options: Omit<PropertyOptions, 'title'>,
+): Promise<PropertyOutcome> {
+  const outcome = await runProperty(property, { ...options, title: testInfo.title });
+  const perSecond = outcome.elapsedMs > 0 ? Math.round((outcome.numRuns / outcome.elapsedMs) * 1000) : outcome.numRuns;
+  testInfo.annotations.push({
+    type: 'property',
+    description: `${outcome.numRuns} cases, ${Math.round(outcome.elapsedMs)} ms, ${perSecond} cases/s, seed ${outcome.seed}`,
+  });
+  await testInfo.attach('property.txt', { body: outcome.report, contentType: 'text/plain' });
+  if (outcome.failed) {
+    testInfo.annotations.push({ type: 'replay', description: outcome.replay ?? '' });
+    console.error(`\n[property] ${testInfo.title}\n${outcome.report}\n`);
+    throw new Error(outcome.report);
+  }
+  return outcome;
+}
