@@ -1,10 +1,16 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { harnessConfig } from './src/config/harnessConfig.ts';
+import { readPropertyEnv } from './properties/support/propertyRun.ts';
+import { liveRateBudget, liveRateToleranceMs } from './properties/support/liveBudget.ts';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
 
 // Validated once, here: a bad variable stops the run before any test, naming the fix.
 const config = harnessConfig();
+// The properties' variables (FC_*, LIVE_RATE_*) too: a typo should not surface halfway through a run.
+readPropertyEnv();
+liveRateBudget();
+liveRateToleranceMs();
 const onTwins = config.store.mode === 'twin';
 const runName = process.env.HARNESS_RUN_NAME?.trim() || config.target;
 

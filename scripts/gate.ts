@@ -2,7 +2,7 @@
  * `npm test`: the project's own gate.
  *   1. every project (the harness's unit tests, the store suites) against the twins,
  *      with the rule-coverage gate on;
- *   2. the live-capable suites of both APIs and the pact verification with
+ *   2. the live-capable suites of both APIs, the properties and the pact verification with
  *      HARNESS_TARGET=live against twins started as a separate process, so the live
  *      path is proven with nothing but URLs and credentials.
  * Then one summary line. Extra arguments go to the first run (e.g. a file filter).
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   let mediaToken: string | undefined;
   try {
     mediaToken = await signInOnMediaTwin(LIVE_PATH_MEDIA_PORT);
-    second = await runTool('playwright', ['test', '--project=store', '--project=media', '--project=contracts-verify'], {
+    second = await runTool('playwright', ['test', '--project=store', '--project=media', '--project=properties', '--project=contracts-verify'], {
       KITSU_API_URL: `http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}/api/edge`,
       KITSU_ACCESS_TOKEN: mediaToken,
       KITSU_ALLOW_WRITES: '1',

@@ -7,8 +7,8 @@ import { runTool } from './lib/runTool.ts';
 import { rmSync } from 'node:fs';
 import { announceTarget } from './lib/announceTarget.ts';
 
-/** The suites of every API and the pacts (contracts-verify pulls in the consumer pacts), by Playwright project. */
-const API_PROJECTS = ['store', 'media', 'contracts-verify'];
+/** The suites of every API, the properties and the pacts (contracts-verify pulls in the consumer pacts), by Playwright project. */
+const API_PROJECTS = ['store', 'media', 'properties', 'contracts-verify'];
 
 async function main(): Promise<number> {
   const config = announceTarget('verify: checking every contract, pact and suite');

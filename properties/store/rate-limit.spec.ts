@@ -14,8 +14,17 @@ test(
   async ({ storeArena, target }, testInfo) => {
     if (storeArena.kind === 'twin') {
       // Virtual time: each case runs minutes of the bucket's life in milliseconds.
-      const property = bucketModelProperty({ open: () => openTwinBucketWorld(storeArena), switches: true, maxWaitMs: 30_000, maxCommands: 15, toleranceMs: 0 });
-      await assertProperty(testInfo, property, { numRuns: 40 });
+      let virtualMs = 0;
+      const open = async () => {
+        const world = await openTwinBucketWorld(storeArena);
+        return { ...world, close: () => ((virtualMs += world.now()), world.close()) };
+      };
+      const property = bucketModelProperty({ open, switches: true, maxWaitMs: 30_000, maxCommands: 15, toleranceMs: 0 });
+      const outcome = await assertProperty(testInfo, property, { numRuns: 40 });
+      testInfo.annotations.push({
+        type: 'virtual time',
+        description: `${Math.round(virtualMs / 1000)} s of the bucket's life in ${Math.round(outcome.elapsedMs)} ms of wall time (x${Math.round(virtualMs / outcome.elapsedMs)})`,
+      });
       return;
     }
     // Live: real time, one store and token, a request budget shared by every case.
@@ -23,11 +32,11 @@ test(
     const property = bucketModelProperty({
       open: () => openLiveBucketWorld(storeArena, budget),
       switches: false,
-      maxWaitMs: 2_000,
-      maxCommands: 6,
+      maxWaitMs: 1_500,
+      maxCommands: 5,
       toleranceMs: liveRateToleranceMs(),
     });
-    await assertProperty(testInfo, property, { numRuns: 3 });
+    await assertProperty(testInfo, property, { numRuns: 2 });
     testInfo.annotations.push({
       type: 'budget',
       description: `${budget.used} of ${budget.limit} requests (LIVE_RATE_BUDGET)${budget.stoppedEarly ? '; stopped early: the next step would have exceeded the budget' : ''} on ${target}`,

@@ -78,10 +78,10 @@ export function checkAnswer(model: BucketModelState, world: BucketWorld, toleran
   const resetOk = obs.resetMs >= resetLow - 1e-9 && obs.resetMs <= Math.ceil(resetHigh);
   const remainingOk = obs.remaining >= remainingLow && obs.remaining <= remainingHigh;
   const range = (a: number, b: number) => (a === b ? `${a}` : `${a}..${b}`);
-  if (!resetOk && remainingOk && obs.resetMs > 0) {
+  const requests = STORE_CONTRACT.bucketSize - obs.remaining;
+  const implied = obs.resetMs > 0 ? Math.round((requests / obs.resetMs) * 1000 * 100) / 100 : STORE_CONTRACT.leakPerSecond;
+  if (!resetOk && remainingOk && implied !== STORE_CONTRACT.leakPerSecond) {
     // The level in requests agrees, the time it takes to drain does not: the leak rate differs.
-    const requests = STORE_CONTRACT.bucketSize - obs.remaining;
-    const implied = Math.round((requests / obs.resetMs) * 1000 * 100) / 100;
     fail(
       'store.ratelimit.leak-rate',
       `X-Rate-Limit-Reset is ${obs.resetMs} ms on ${state}, while Remaining (${obs.remaining}) agrees with the model: about ${requests} requests draining in ${obs.resetMs} ms is ${implied} per second, not ${STORE_CONTRACT.leakPerSecond} (the model says ${range(Math.floor(resetLow), Math.ceil(resetHigh))} ms).`,

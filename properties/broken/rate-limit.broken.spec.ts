@@ -1,0 +1,19 @@
+import type fc from 'fast-check';
+import { declareBrokenStoreTwins } from '../support/brokenTwin.ts';
+import type { StoreArena } from '../support/storeArena.ts';
+import { openTwinBucketWorld } from '../store/bucketWorld.ts';
+import { bucketModelProperty } from '../store/rateLimit.property.ts';
+
+const bucketProperty = (arena: StoreArena) =>
+  bucketModelProperty({
+    open: () => openTwinBucketWorld(arena),
+    switches: true,
+    maxWaitMs: 30_000,
+    maxCommands: 15,
+    toleranceMs: 0,
+  }) as fc.IAsyncProperty<never>;
+
+declareBrokenStoreTwins([
+  { defect: 'bucket-leaks-fast', rule: 'store.ratelimit.leak-rate', property: bucketProperty, numRuns: 200 },
+  { defect: 'bucket-off-by-one', rule: 'store.ratelimit.bucket-429', property: bucketProperty, numRuns: 200 },
+]);
