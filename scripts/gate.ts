@@ -70,6 +70,8 @@ async function main(): Promise<number> {
       STORE_ACCESS_TOKEN: SEEDED_STORE.token,
       STORE_USER_AGENT: 'api-contract-harness gate (https://example.invalid/api-contract-harness)',
       STORE_ALLOW_WRITES: '1',
+      // The properties on a real clock: a small budget proves the live path without minutes of pacing.
+      LIVE_RATE_BUDGET: '30',
     });
   } finally {
     twin.kill();

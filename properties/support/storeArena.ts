@@ -41,7 +41,12 @@ export interface StoreArena {
 
 const USER_AGENT = 'api-contract-harness properties (https://example.invalid/api-contract-harness)';
 
-function clientFor(baseUrl: string, token: string, userAgent: string, clock: Clock, secrets: string[]) {
+/**
+ * Clients never retry on the twin, so every answer is seen. On live a paced
+ * client retries a 429 (after the Reset it names): the bucket is shared with
+ * the previous tests and the world, which a fresh pacer cannot know of.
+ */
+function clientFor(baseUrl: string, token: string, userAgent: string, clock: Clock, secrets: string[], live = false) {
   return (options: Parameters<ArenaStore['client']>[0] = {}): StoreClient =>
     new StoreClient({
       baseUrl,
@@ -49,7 +54,7 @@ function clientFor(baseUrl: string, token: string, userAgent: string, clock: Clo
       userAgent,
       clock: options.clock ?? clock,
       pace: options.pace ?? false,
-      retry: { maxRetries: 0 },
+      retry: { maxRetries: live && options.pace ? 3 : 0 },
       secrets: [...secrets, ...(options.token ? [options.token] : [])],
       ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     });
@@ -84,7 +89,7 @@ export function liveArena(config: LiveStoreConfig, languages: { languages: strin
     mainLanguage: languages.mainLanguage,
     token: config.token,
     clock: systemClock,
-    client: clientFor(baseUrl, config.token, config.userAgent, systemClock, [config.token]),
+    client: clientFor(baseUrl, config.token, config.userAgent, systemClock, [config.token], true),
     close: async () => undefined,
   };
   return {

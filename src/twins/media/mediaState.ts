@@ -2,6 +2,7 @@ import { VirtualClock, systemClock, type Clock } from '../../clock/Clock.ts';
 import { type MediaRecord, type StoredLink } from './model.ts';
 import { seedMediaData, SEED_CLOCK_START_MS } from './seed.ts';
 import { TokenStore } from './tokens.ts';
+import type { MediaDefect } from './defects.ts';
 
 export type ClockMode = 'real' | 'virtual';
 
@@ -24,14 +25,17 @@ export interface FeedMark {
 export class MediaState implements SeedTarget {
   readonly clockMode: ClockMode;
   readonly clock: Clock;
+  /** A deliberate defect (defects.ts): only tests that prove the properties can fail set one. */
+  readonly defect: MediaDefect | undefined;
   readonly tokens = new TokenStore();
   /** `${userId}|${activityGroupId}` → marks. */
   readonly feedMarks = new Map<string, FeedMark>();
   readonly #tables = new Map<string, Map<string, MediaRecord>>();
   readonly #nextIds = new Map<string, number>();
 
-  constructor(clockMode: ClockMode) {
+  constructor(clockMode: ClockMode, defect?: MediaDefect) {
     this.clockMode = clockMode;
+    this.defect = defect;
     this.clock = clockMode === 'virtual' ? new VirtualClock(SEED_CLOCK_START_MS) : systemClock;
     this.reset();
   }

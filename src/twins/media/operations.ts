@@ -14,7 +14,7 @@ import { parseFieldsets } from './jsonapi/fields.ts';
 import { compileFilters } from './jsonapi/filters.ts';
 import { emptyInclude, parseInclude } from './jsonapi/include.ts';
 import { camelize, dasherize } from './jsonapi/names.ts';
-import { pageLinks, parsePage } from './jsonapi/paginator.ts';
+import { pageLinks, pageOf, parsePage } from './jsonapi/paginator.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from './jsonapi/query.ts';
 import { readResourceDocument } from './jsonapi/requestDocument.ts';
 import { compileSort } from './jsonapi/sort.ts';
@@ -78,9 +78,10 @@ export function indexResponse(context: ApiContext, definition: ResourceDefinitio
   const window = parsePage(query.page, definition.page);
   const candidates = source ? source.records : context.state.all(definition.type).filter((record) => canRead(context.state, context.viewer, record));
   const matching = candidates.filter(accept).sort(order);
-  const page = window ? matching.slice(window.offset, window.offset + window.limit) : matching;
+  const defect = context.state.defect;
+  const page = pageOf(matching, window, defect);
   const meta = { ...source?.extraMeta, ...definition.collectionMeta?.(matching), count: matching.length };
-  const links = pageLinks(`${context.baseUrl}${context.path}`, query.echo, window, matching.length);
+  const links = pageLinks(`${context.baseUrl}${context.path}`, query.echo, window, matching.length, defect);
   return jsonResponse(200, collectionDocument(render, page, tree, meta, links));
 }
 

@@ -1,5 +1,6 @@
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { handleControlRequest, isControlTarget } from './control.ts';
+import type { MediaDefect } from './defects.ts';
 import { discardBody } from '../http/requestBody.ts';
 import { startHttpServer } from '../http/startHttpServer.ts';
 import { writeResponse } from './http/responses.ts';
@@ -17,6 +18,8 @@ export interface MediaTwinOptions {
   readonly clock?: ClockMode;
   /** Called for every unexpected exception (answered 500); default: console.error. */
   readonly onInternalError?: (error: unknown, request: string) => void;
+  /** Tests only: one deliberate defect (defects.ts), to prove the properties go red. */
+  readonly defect?: MediaDefect;
 }
 
 export interface RunningMediaTwin {
@@ -47,7 +50,7 @@ function sameSegments(a: readonly string[], b: readonly string[]): boolean {
 export async function startMediaTwin(options: MediaTwinOptions = {}): Promise<RunningMediaTwin> {
   const host = options.host ?? '127.0.0.1';
   const reportInternalError = options.onInternalError ?? logInternalError;
-  const state = new MediaState(options.clock ?? 'virtual');
+  const state = new MediaState(options.clock ?? 'virtual', options.defect);
   const running = await startHttpServer({
     port: options.port,
     host,

@@ -3,6 +3,7 @@
  * page[offset]; links first, prev (offset > 0), next (offset + limit < count)
  * and last (offset max(count − limit, 0), not aligned to pages).
  */
+import { lastLinkOffset, windowStart, type MediaDefect } from '../defects.ts';
 import type { PageLimits } from '../resources/define.ts';
 import { ERROR_CODES, JsonApiError, invalidPageValue } from './errors.ts';
 import { withQuery } from './links.ts';
@@ -46,17 +47,32 @@ export function parsePage(page: ReadonlyMap<string, string>, limits: PageLimits,
   return { limit: limit ?? limits.defaultLimit, offset };
 }
 
+/** The records a window selects (all of them without a window). A defective twin (defects.ts) may shift the window. */
+export function pageOf<T>(records: readonly T[], window: PageWindow | undefined, defect?: MediaDefect): readonly T[] {
+  if (window === undefined) return records;
+  const start = windowStart(defect, window.offset);
+  return records.slice(start, start + window.limit);
+}
+
 /** first/prev/next/last for a window over `count` records, echoing the client's other parameters. */
-export function pageLinks(url: string, echo: readonly (readonly [string, string])[], window: PageWindow | undefined, count: number): PageLinks {
+export function pageLinks(
+  url: string,
+  echo: readonly (readonly [string, string])[],
+  window: PageWindow | undefined,
+  count: number,
+  defect?: MediaDefect,
+): PageLinks {
   if (window === undefined) {
     const all = withQuery(url, echo);
     return { first: all, last: all };
   }
-  const at = (offset: number): string => withQuery(url, [...echo, ['page[limit]', String(window.limit)], ['page[offset]', String(offset)]]);
+  // An unpaginated collection read with only an offset has no limit to repeat (not the sentinel "everything").
+  const limit: [string, string][] = window.limit === Number.MAX_SAFE_INTEGER ? [] : [['page[limit]', String(window.limit)]];
+  const at = (offset: number): string => withQuery(url, [...echo, ...limit, ['page[offset]', String(offset)]]);
   return {
     first: at(0),
     ...(window.offset > 0 ? { prev: at(Math.max(window.offset - window.limit, 0)) } : {}),
     ...(window.offset + window.limit < count ? { next: at(window.offset + window.limit) } : {}),
-    last: at(Math.max(count - window.limit, 0)),
+    last: at(lastLinkOffset(defect, Math.max(count - window.limit, 0), window.limit)),
   };
 }

@@ -1,0 +1,54 @@
+/**
+ * `node bench/propertySpeed.ts [cases]`: how fast the properties run on a
+ * store twin started in this process — cases per second of each, and for the
+ * bucket model how much virtual time (the bucket's life) it covers per second
+ * of wall time. A benchmark, not a test: it asserts nothing and prints figures
+ * measured in one run, so ratios between them are meaningful.
+ */
+import type fc from 'fast-check';
+import { startStoreTwin } from '../src/twins/store/server.ts';
+import { runProperty } from '../properties/support/propertyRun.ts';
+import { twinArena, type StoreArena } from '../properties/support/storeArena.ts';
+import { bucketModelProperty } from '../properties/store/rateLimit.property.ts';
+import { openTwinBucketWorld } from '../properties/store/bucketWorld.ts';
+import { pacerProperty } from '../properties/store/pacer.property.ts';
+
+const cases = Number(process.argv[2] ?? 200);
+if (!Number.isInteger(cases) || cases < 1) {
+  console.error(`usage: node bench/propertySpeed.ts [cases]  (cases: a whole number, default 200; got "${process.argv[2]}")`);
+  process.exit(2);
+}
+
+const twin = await startStoreTwin();
+const arena: StoreArena = twinArena(twin.url);
+const noEnv = { numRuns: undefined, seed: 42, path: undefined };
+
+let virtualMs = 0;
+const countingOpen = async () => {
+  const world = await openTwinBucketWorld(arena);
+  return { ...world, close: () => ((virtualMs += world.now()), world.close()) };
+};
+
+const properties: [string, () => fc.IAsyncProperty<never>][] = [
+  [
+    'bucket model',
+    () => bucketModelProperty({ open: countingOpen, switches: true, maxWaitMs: 30_000, maxCommands: 15, toleranceMs: 0 }) as fc.IAsyncProperty<never>,
+  ],
+  ['pacer', () => pacerProperty(arena) as fc.IAsyncProperty<never>],
+];
+
+console.log(`property speed on an in-process store twin, ${cases} cases each, seed 42`);
+try {
+  for (const [name, build] of properties) {
+    virtualMs = 0;
+    const outcome = await runProperty(build(), { numRuns: cases }, noEnv);
+    const perSecond = (outcome.numRuns / outcome.elapsedMs) * 1000;
+    let line = `${name.padEnd(14)} ${String(outcome.numRuns).padStart(5)} cases  ${Math.round(outcome.elapsedMs).toString().padStart(6)} ms  ${perSecond.toFixed(1).padStart(7)} cases/s`;
+    if (virtualMs > 0)
+      line += `  virtual ${(virtualMs / 1000).toFixed(0)} s in ${(outcome.elapsedMs / 1000).toFixed(2)} s wall: x${Math.round(virtualMs / outcome.elapsedMs)}`;
+    if (outcome.failed) line += `  FAILED:\n${outcome.report}`;
+    console.log(line);
+  }
+} finally {
+  await twin.close();
+}

@@ -1,0 +1,49 @@
+/**
+ * The media pagination property goes red on a media twin started with each
+ * pagination defect (src/twins/media/defects.ts), naming the rule the defect
+ * breaks and how to replay the counterexample.
+ */
+import { test } from '@playwright/test';
+import { MEDIA_DEFECTS, type MediaDefect } from '../../src/twins/media/defects.ts';
+import { startMediaTwin, type RunningMediaTwin } from '../../src/twins/media/server.ts';
+import { paginationProperty } from '../media/pagination.property.ts';
+import { expectRed } from '../support/brokenTwin.ts';
+import { twinMediaArena } from '../support/mediaArena.ts';
+import { runProperty } from '../support/propertyRun.ts';
+
+interface BrokenMediaCase {
+  readonly defect: MediaDefect;
+  /** The rule the counterexample's report must name. */
+  readonly rule: string;
+  /** Enough cases to find the defect every time (each run stops at the first counterexample). */
+  readonly numRuns: number;
+}
+
+const CASES: readonly BrokenMediaCase[] = [
+  { defect: 'page-drops-item', rule: 'media.pagination.follow-next', numRuns: 100 },
+  { defect: 'page-repeats-item', rule: 'media.pagination.follow-next', numRuns: 100 },
+  { defect: 'wrong-last-link', rule: 'media.pagination.links', numRuns: 100 },
+];
+
+for (const c of CASES) {
+  const breaks = MEDIA_DEFECTS[c.defect];
+  test.describe(`media twin with a defect: ${breaks}`, () => {
+    let twin: RunningMediaTwin | undefined;
+    test.beforeAll(async () => {
+      twin = await startMediaTwin({ port: 0, clock: 'virtual', defect: c.defect, onInternalError: () => undefined });
+    });
+    test.afterAll(async () => {
+      await twin?.close();
+    });
+
+    test(`the property of ${c.rule} goes red`, { annotation: { type: 'defect', description: breaks } }, async ({}, testInfo) => {
+      // Fixed run count and a fresh seed: the environment's FC_* variables are for the real properties.
+      const outcome = await runProperty(
+        paginationProperty({ arena: twinMediaArena(twin!.url) }),
+        { numRuns: c.numRuns, title: testInfo.title },
+        { numRuns: undefined, seed: undefined, path: undefined },
+      );
+      await expectRed(outcome, c.rule, breaks, (report) => testInfo.attach('counterexample.txt', { body: report, contentType: 'text/plain' }));
+    });
+  });
+}

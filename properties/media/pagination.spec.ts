@@ -1,0 +1,33 @@
+import { liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
+import { assertProperty } from '../support/propertyRun.ts';
+import { checksRules } from '../support/ruleAnnotations.ts';
+import { expect, needsTwin, test, TWIN_ONLY } from './fixtures.ts';
+import { concurrentWritesProperty, PAGINATION_RULES, paginationProperty } from './pagination.property.ts';
+
+test(
+  'any page[limit] and page[offset] give the window, meta.count, links and links.next walk the field notes describe',
+  checksRules(PAGINATION_RULES),
+  async ({ mediaArena, target }, testInfo) => {
+    if (mediaArena.kind === 'twin') {
+      await assertProperty(testInfo, paginationProperty({ arena: mediaArena }), { numRuns: 300 });
+      return;
+    }
+    // Live: the reference reads and walks share one request budget; a walk it cannot pay for stops, with what it saw checked.
+    const budget = new RequestBudget(liveRateBudget());
+    await assertProperty(testInfo, paginationProperty({ arena: mediaArena, budget }), { numRuns: 12 });
+    testInfo.annotations.push({
+      type: 'budget',
+      description: `${budget.used} of ${budget.limit} requests (LIVE_RATE_BUDGET)${budget.stoppedEarly ? '; stopped early: the next request would have exceeded the budget' : ''} on ${target}`,
+    });
+    expect(budget.used, 'the property sent at least one request to the live service').toBeGreaterThan(0);
+  },
+);
+
+test(
+  "paging a user's library entries while the user adds and removes entries never fails, shows phantoms or runs forever",
+  checksRules(['media.pagination.follow-next', 'media.pagination.meta-count', 'media.pagination.offset'], TWIN_ONLY),
+  async ({ mediaArena, target }, testInfo) => {
+    needsTwin(target, "it writes to a user's library between pages and resets the twin after each case");
+    await assertProperty(testInfo, concurrentWritesProperty(mediaArena), { numRuns: 40 });
+  },
+);

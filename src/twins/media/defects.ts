@@ -1,0 +1,30 @@
+/**
+ * Deliberate defects a media twin can be started with, one at a time, to prove
+ * that the properties (properties/) go red when a provider breaks the rule
+ * they check. Only tests start a defective twin (startMediaTwin({ defect }));
+ * `npm run mock` and the suites' twin never have one.
+ */
+export const MEDIA_DEFECTS = {
+  'page-drops-item': 'media.pagination.follow-next: every page after the first (page[offset] > 0) misses the item at its offset',
+  'page-repeats-item': "media.pagination.follow-next: every page after the first (page[offset] > 0) starts with the previous page's last item",
+  'wrong-last-link': 'media.pagination.links: links.last points one limit before max(count − limit, 0)',
+} as const;
+
+export type MediaDefect = keyof typeof MEDIA_DEFECTS;
+
+export function isMediaDefect(name: string): name is MediaDefect {
+  return Object.hasOwn(MEDIA_DEFECTS, name);
+}
+
+/** Where a window that asks for `offset` starts, 0-based, in the filtered, sorted collection. */
+export function windowStart(defect: MediaDefect | undefined, offset: number): number {
+  if (offset === 0) return offset;
+  if (defect === 'page-drops-item') return offset + 1;
+  if (defect === 'page-repeats-item') return offset - 1;
+  return offset;
+}
+
+/** The offset links.last names, given the right one, max(count − limit, 0). */
+export function lastLinkOffset(defect: MediaDefect | undefined, lastOffset: number, limit: number): number {
+  return defect === 'wrong-last-link' && lastOffset > 0 ? Math.max(lastOffset - limit, 0) : lastOffset;
+}
