@@ -1,4 +1,4 @@
-import { liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
+import { budgetAnnotation, liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
 import { assertProperty } from '../support/propertyRun.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
 import { expect, needsTwin, test, TWIN_ONLY } from './fixtures.ts';
@@ -15,10 +15,7 @@ test(
     // Live: the reference reads and walks share one request budget; a walk it cannot pay for stops, with what it saw checked.
     const budget = new RequestBudget(liveRateBudget());
     await assertProperty(testInfo, paginationProperty({ arena: mediaArena, budget }), { numRuns: 12 });
-    testInfo.annotations.push({
-      type: 'budget',
-      description: `${budget.used} of ${budget.limit} requests (LIVE_RATE_BUDGET)${budget.stoppedEarly ? '; stopped early: the next request would have exceeded the budget' : ''} on ${target}`,
-    });
+    testInfo.annotations.push(budgetAnnotation(budget, target));
     expect(budget.used, 'the property sent at least one request to the live service').toBeGreaterThan(0);
   },
 );

@@ -1,7 +1,7 @@
 import type { TestInfo } from '@playwright/test';
 import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
 import { assertProperty } from '../support/propertyRun.ts';
-import { liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
+import { budgetAnnotation, liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
 import type { StoreArena } from '../support/storeArena.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
@@ -39,13 +39,6 @@ async function livePager(storeArena: StoreArena, testInfo: TestInfo): Promise<Pa
   };
 }
 
-function noteBudget(testInfo: TestInfo, budget: RequestBudget, target: string): void {
-  testInfo.annotations.push({
-    type: 'budget',
-    description: `${budget.used} of ${budget.limit} requests (LIVE_RATE_BUDGET)${budget.stoppedEarly ? '; stopped early: the next step would have exceeded the budget' : ''} on ${target}`,
-  });
-}
-
 test(
   'following Link next visits every product once, in a stable order, with X-Total-Count, page sizes and rels that agree',
   checksRules([FOLLOW, TOTAL, RELS, FULL_URLS, DEFAULT_SIZE, MAX_SIZE, PAST_LAST]),
@@ -66,7 +59,7 @@ test(
       `a walk of the ${catalogue} products costs ${cost} requests at ${maxPerPage} per page, over ${perCase}, a third of what LIVE_RATE_BUDGET leaves.`,
     );
     await assertProperty(testInfo, property!, { numRuns });
-    noteBudget(testInfo, pager.budget, target);
+    testInfo.annotations.push(budgetAnnotation(pager.budget, target));
     expect(pager.budget.used, 'the property sent at least one request to the live store').toBeGreaterThan(0);
   },
 );
@@ -82,7 +75,7 @@ test(
     // Live: both rules come from the field notes, so a difference is drift, not a failure.
     const pager = await livePager(storeArena, testInfo);
     await assertProperty(testInfo, liveOutOfRangeProperty(pager), { numRuns: 5 });
-    noteBudget(testInfo, pager.budget, target);
+    testInfo.annotations.push(budgetAnnotation(pager.budget, target));
   },
 );
 

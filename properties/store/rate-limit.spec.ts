@@ -1,6 +1,6 @@
 import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
 import { assertProperty } from '../support/propertyRun.ts';
-import { liveRateBudget, liveRateToleranceMs, RequestBudget } from '../support/liveBudget.ts';
+import { budgetAnnotation, liveRateBudget, liveRateToleranceMs, RequestBudget } from '../support/liveBudget.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
 import { bucketModelProperty } from './rateLimit.property.ts';
 import { openLiveBucketWorld, openTwinBucketWorld } from './bucketWorld.ts';
@@ -37,10 +37,7 @@ test(
       toleranceMs: liveRateToleranceMs(),
     });
     await assertProperty(testInfo, property, { numRuns: 2 });
-    testInfo.annotations.push({
-      type: 'budget',
-      description: `${budget.used} of ${budget.limit} requests (LIVE_RATE_BUDGET)${budget.stoppedEarly ? '; stopped early: the next step would have exceeded the budget' : ''} on ${target}`,
-    });
+    testInfo.annotations.push(budgetAnnotation(budget, target));
     expect(budget.used, 'the property sent at least one request to the live store').toBeGreaterThan(0);
   },
 );

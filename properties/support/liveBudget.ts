@@ -55,3 +55,9 @@ export function liveRateBudget(env: Readonly<Record<string, string | undefined>>
 export function liveRateToleranceMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
   return readWhole(env, 'LIVE_RATE_TOLERANCE_MS', DEFAULT_LIVE_RATE_TOLERANCE_MS, 0, 60_000, 'milliseconds');
 }
+
+/** The test annotation that says what a live run spent, and whether it stopped early. */
+export function budgetAnnotation(budget: RequestBudget, target: string): { type: string; description: string } {
+  const early = budget.stoppedEarly ? '; stopped early: the next step would have exceeded the budget' : '';
+  return { type: 'budget', description: `${budget.used} of ${budget.limit} requests (LIVE_RATE_BUDGET)${early} on ${target}` };
+}
