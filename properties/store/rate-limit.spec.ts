@@ -1,5 +1,5 @@
 import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
-import { assertProperty } from '../support/propertyRun.ts';
+import { assertProperty, readPropertyEnv } from '../support/propertyRun.ts';
 import { budgetAnnotation, liveRateBudget, liveRateToleranceMs, RequestBudget } from '../support/liveBudget.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
 import { bucketModelProperty } from './rateLimit.property.ts';
@@ -19,7 +19,14 @@ test(
         const world = await openTwinBucketWorld(storeArena);
         return { ...world, close: () => ((virtualMs += world.now()), world.close()) };
       };
-      const property = bucketModelProperty({ open, switches: true, maxWaitMs: 30_000, maxCommands: 15, toleranceMs: 0 });
+      const property = bucketModelProperty({
+        open,
+        switches: true,
+        maxWaitMs: 30_000,
+        maxCommands: 15,
+        toleranceMs: 0,
+        replayPath: readPropertyEnv().replayPath,
+      });
       const outcome = await assertProperty(testInfo, property, { numRuns: 40 });
       testInfo.annotations.push({
         type: 'virtual time',
@@ -35,6 +42,7 @@ test(
       maxWaitMs: 1_500,
       maxCommands: 5,
       toleranceMs: liveRateToleranceMs(),
+      replayPath: readPropertyEnv().replayPath,
     });
     await assertProperty(testInfo, property, { numRuns: 2 });
     testInfo.annotations.push(budgetAnnotation(budget, target));

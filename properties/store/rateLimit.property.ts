@@ -199,6 +199,8 @@ export interface BucketPropertyOptions {
   readonly maxWaitMs: number;
   readonly maxCommands: number;
   readonly toleranceMs: number;
+  /** FC_REPLAY_PATH: replays the commands of a printed counterexample (with FC_SEED and FC_PATH). */
+  readonly replayPath?: string | undefined;
 }
 
 /** The property: any sequence of commands keeps provider and model in agreement. */
@@ -219,16 +221,19 @@ export function bucketModelProperty(options: BucketPropertyOptions): fc.IAsyncPr
       fc.nat(1).map((s) => new SwitchStore(s)),
     );
   }
-  return fc.asyncProperty(fc.commands(arbitraries, { maxCommands: options.maxCommands }), async (commands) => {
-    const world = await options.open();
-    try {
-      const setup = () => ({
-        model: { buckets: new Map(), stores: world.stores, tokensPerStore: world.tokensPerStore, store: 0, token: 0 } satisfies BucketModelState,
-        real: world,
-      });
-      await fc.asyncModelRun(setup, commands);
-    } finally {
-      await world.close();
-    }
-  });
+  return fc.asyncProperty(
+    fc.commands(arbitraries, { maxCommands: options.maxCommands, ...(options.replayPath ? { replayPath: options.replayPath } : {}) }),
+    async (commands) => {
+      const world = await options.open();
+      try {
+        const setup = () => ({
+          model: { buckets: new Map(), stores: world.stores, tokensPerStore: world.tokensPerStore, store: 0, token: 0 } satisfies BucketModelState,
+          real: world,
+        });
+        await fc.asyncModelRun(setup, commands);
+      } finally {
+        await world.close();
+      }
+    },
+  );
 }

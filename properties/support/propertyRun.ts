@@ -15,6 +15,8 @@ export interface PropertyEnv {
   readonly seed: number | undefined;
   /** FC_PATH: the path a failure printed; with FC_SEED, replays exactly that shrunk case. */
   readonly path: string | undefined;
+  /** FC_REPLAY_PATH: for model-based properties, the commands' replay path a failure printed (fc.commands' replayPath). */
+  readonly replayPath?: string | undefined;
 }
 
 export class PropertyEnvError extends Error {}
@@ -43,8 +45,12 @@ export function readPropertyEnv(env: Readonly<Record<string, string | undefined>
     problems.push(`FC_PATH is "${path}": set it to the path a failed property printed (digits separated by colons, e.g. 4:0:1), or unset it.`);
   }
   if (path !== undefined && seed === undefined) problems.push('FC_PATH needs FC_SEED: a path only means something for the seed it was found with.');
+  const replayPath = env.FC_REPLAY_PATH?.trim() || undefined;
+  if (replayPath !== undefined && (path === undefined || !/^[A-Za-z0-9+/=:]+$/.test(replayPath))) {
+    problems.push(`FC_REPLAY_PATH is "${replayPath}": set it, with FC_SEED and FC_PATH, to the replayPath a failed model-based property printed, or unset it.`);
+  }
   if (problems.length > 0) throw new PropertyEnvError(problems.join('\n'));
-  return { numRuns, seed, path };
+  return { numRuns, seed, path, replayPath };
 }
 
 export interface PropertyOptions {
@@ -90,7 +96,10 @@ export async function runProperty<Ts>(
     };
   }
   const grep = options.title ? ` -g ${JSON.stringify(options.title)}` : '';
-  const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ''} npx playwright test --project=properties${grep}`;
+  // A model-based counterexample also needs the commands' own replay path, which fast-check prints inside it.
+  const commands = /replayPath="([^"]+)"/.exec(fc.stringify(details.counterexample))?.[1];
+  const replayPath = commands ? ` FC_REPLAY_PATH=${commands}` : '';
+  const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ''}${replayPath} npx playwright test --project=properties${grep}`;
   const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
   const report = [
     fc.defaultReportMessage(details) ?? `property failed (seed ${details.seed}, path ${details.counterexamplePath})`,

@@ -6,8 +6,9 @@ import { liveRateBudget, RequestBudget } from '../../../properties/support/liveB
 const noEnv = { numRuns: undefined, seed: undefined, path: undefined };
 
 test('readPropertyEnv reads FC_NUM_RUNS, FC_SEED and FC_PATH', () => {
-  expect(readPropertyEnv({})).toEqual(noEnv);
-  expect(readPropertyEnv({ FC_NUM_RUNS: '500', FC_SEED: '-42', FC_PATH: '3:0:1' })).toEqual({ numRuns: 500, seed: -42, path: '3:0:1' });
+  expect(readPropertyEnv({})).toEqual({ ...noEnv, replayPath: undefined });
+  expect(readPropertyEnv({ FC_NUM_RUNS: '500', FC_SEED: '-42', FC_PATH: '3:0:1' })).toEqual({ numRuns: 500, seed: -42, path: '3:0:1', replayPath: undefined });
+  expect(readPropertyEnv({ FC_SEED: '7', FC_PATH: '1:1', FC_REPLAY_PATH: 'CFA:F' }).replayPath).toBe('CFA:F');
 });
 
 test('readPropertyEnv names the variable and the fix for every bad value', () => {
@@ -17,6 +18,7 @@ test('readPropertyEnv names the variable and the fix for every bad value', () =>
   expect(read({ FC_SEED: '1.5' })).toThrow(/FC_SEED is "1.5"/);
   expect(read({ FC_SEED: '1', FC_PATH: '3;1' })).toThrow(/FC_PATH is "3;1"/);
   expect(read({ FC_PATH: '3:1' })).toThrow(/FC_PATH needs FC_SEED/);
+  expect(read({ FC_REPLAY_PATH: 'CFA:F' })).toThrow(/FC_REPLAY_PATH is "CFA:F": set it, with FC_SEED and FC_PATH/);
 });
 
 test('a failing property reports the seed, the path, the shrunk counterexample and the replay command', async () => {
