@@ -26,7 +26,7 @@ import type { JsonApiDocument, MediaRequest, MediaResponse } from '../../src/cli
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import type { RequestBudget } from '../support/liveBudget.ts';
-import type { MediaArena, PagedCollection } from '../support/mediaArena.ts';
+import { pagedCollection, type MediaArena, type PagedCollection } from '../support/mediaArena.ts';
 
 export class PaginationRuleBroken extends Error {}
 
@@ -493,12 +493,7 @@ const libraryWrite: fc.Arbitrary<LibraryWrite> = fc.oneof(
  */
 export function concurrentWritesProperty(arena: MediaArena): fc.IAsyncProperty<[ConcurrentCase]> {
   const user = MEDIA_SEED.users.adultAllowed;
-  const collection: PagedCollection = {
-    label: `library-entries?filter[userId]=${user.id}`,
-    path: '/library-entries',
-    params: { 'filter[userId]': user.id },
-    maxLimit: 500,
-  };
+  const collection = pagedCollection(`library-entries?filter[userId]=${user.id}`, '/library-entries', 'library-entries', { 'filter[userId]': user.id });
   const arbitrary: fc.Arbitrary<ConcurrentCase> = fc.record({
     limit: fc.integer({ min: 1, max: 4 }),
     offset: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 8 })),
@@ -511,7 +506,7 @@ export function concurrentWritesProperty(arena: MediaArena): fc.IAsyncProperty<[
       const owner = await arena.signIn('adultAllowed');
       // The library as the owner sees it, kept up to date with every write.
       const library = new Set<string>();
-      for await (const entry of owner.iterate('library-entries', { filter: { userId: user.id }, page: { limit: 500 } }))
+      for await (const entry of owner.iterate('library-entries', { filter: { userId: user.id }, page: { limit: collection.maxLimit } }))
         library.add(`${entry.type}/${entry.id}`);
       const asked = describeRequest(collection, c.limit, c.offset);
       let response = await owner.send({ method: 'GET', retry: false, ...requestOf(collection, c.limit, c.offset) });

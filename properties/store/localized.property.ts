@@ -13,9 +13,9 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import type { StoreResponse } from '../../src/clients/store/types.ts';
-import { STORE_RULES } from '../../src/rules/storeRules.ts';
 import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 import type { ArenaStore, StoreArena } from '../support/storeArena.ts';
+import { isObservedOnLive, type DriftSink } from '../support/drift.ts';
 
 const RULE = {
   alwaysObject: 'store.localized.always-object',
@@ -160,7 +160,7 @@ export class LocalizedRuleBroken extends Error {
 }
 
 function fail(rule: string, detail: string, fromAssumptions = false): never {
-  throw new LocalizedRuleBroken(rule, detail, fromAssumptions || STORE_RULES[rule]?.source === 'field-notes');
+  throw new LocalizedRuleBroken(rule, detail, fromAssumptions || isObservedOnLive(rule));
 }
 
 /** One write as the checks see it. */
@@ -251,9 +251,6 @@ async function checkReadBack(client: StoreClient, id: number, after: string, exp
 }
 
 // --- The property -------------------------------------------------------------------
-
-/** Live only: where an observation goes instead of failing (ASSUMPTIONS.md: drift there). */
-export type DriftSink = (ruleId: string, message: string) => void;
 
 export interface LocalizedPropertyOptions {
   /** Live: the configured store, whose languages the writes are generated for. */

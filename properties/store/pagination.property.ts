@@ -15,6 +15,7 @@ import { STORE_RULES } from '../../src/rules/storeRules.ts';
 import { expectLinkEntriesValid, parseLinkStrict, pathOf, totalCountOf } from '../../suites/fixtures/storeChecks.ts';
 import type { RequestBudget } from '../support/liveBudget.ts';
 import type { ArenaStore, StoreArena } from '../support/storeArena.ts';
+import { isObservedOnLive, type DriftSink } from '../support/drift.ts';
 
 const { defaultPerPage, maxPerPage } = STORE_CONTRACT;
 
@@ -27,9 +28,6 @@ export const MAX_SIZE = 'store.pagination.max-page-size';
 export const OVER_MAX = 'store.pagination.per-page-over-max';
 export const INVALID = 'store.pagination.invalid-page-400';
 export const PAST_LAST = 'store.pagination.past-last-page-404';
-
-/** Live only: where a broken field-notes rule goes instead of failing (ASSUMPTIONS.md: observations there). */
-export type DriftSink = (ruleId: string, message: string) => void;
 
 /**
  * Link headers already checked strictly, by form (digits blanked). The suites'
@@ -60,7 +58,7 @@ function fail(rule: string, message: string): never {
 }
 
 function broke(pager: Pager, rule: string, message: string): void {
-  if (pager.drift && STORE_RULES[rule]?.source === 'field-notes') pager.drift(rule, message);
+  if (pager.drift && isObservedOnLive(rule)) pager.drift(rule, message);
   else fail(rule, message);
 }
 

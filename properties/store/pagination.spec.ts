@@ -1,3 +1,4 @@
+import { driftSink } from '../support/drift.ts';
 import type { TestInfo } from '@playwright/test';
 import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
 import { assertProperty } from '../support/propertyRun.ts';
@@ -35,7 +36,7 @@ async function livePager(storeArena: StoreArena, testInfo: TestInfo): Promise<Pa
     client: store.client({ pace: true }),
     forms: new Set(),
     budget: new RequestBudget(liveRateBudget()),
-    drift: (rule, message) => testInfo.annotations.push({ type: 'drift', description: `${rule}: ${message}` }),
+    drift: driftSink(testInfo),
   };
 }
 

@@ -63,6 +63,21 @@ export function ruleTestMeta(catalogue: RuleCatalogue, ruleId: string, variant: 
 }
 
 /**
+ * Whether a difference from this rule on live is an observation (drift) rather
+ * than a failure: rules from the field notes, and contract rules the real
+ * service is known to break.
+ */
+export function observedOnLive(rule: Rule): boolean {
+  return rule.source !== 'spec' || !!rule.knownDrift;
+}
+
+/** The `drift` annotation of a rule that differed on live: its first line, and what was expected when known. */
+export function driftAnnotation(ruleId: string, message: string, knownDrift?: string): { type: string; description: string } {
+  const why = knownDrift ? ` (expected: ${knownDrift})` : '';
+  return { type: 'drift', description: `${ruleId}: ${message.split('\n')[0]}${why}` };
+}
+
+/**
  * Runs a rule's test body as the target requires: skipped with the reason,
  * asserted, or (a field-notes rule on live) observed: a difference becomes a
  * `drift` annotation and attachment instead of a failure.
@@ -73,7 +88,7 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     skip(reason);
     return;
   }
-  if (ctx.target === 'mock' || (rule.source === 'spec' && !rule.knownDrift)) {
+  if (ctx.target === 'mock' || !observedOnLive(rule)) {
     await body();
     return;
   }
@@ -83,8 +98,7 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     // test.skip() inside the body throws to stop the test: that is a skip, not drift.
     if (testInfo.expectedStatus === 'skipped') throw error;
     const message = error instanceof Error ? error.message : String(error);
-    const why = rule.knownDrift ? ` (expected: ${rule.knownDrift})` : '';
-    testInfo.annotations.push({ type: 'drift', description: `${rule.id}: ${message.split('\n')[0]}${why}` });
+    testInfo.annotations.push(driftAnnotation(rule.id, message, rule.knownDrift));
     await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
   }
 }

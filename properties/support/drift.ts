@@ -1,0 +1,20 @@
+/**
+ * Where a live property puts a difference from a rule that is observed rather
+ * than asserted on live (src/testing/ruleTest.ts: field-notes rules, known
+ * drift): a `drift` annotation, as the suites record it, instead of a failure.
+ */
+import type { TestInfo } from '@playwright/test';
+import { STORE_RULES } from '../../src/rules/storeRules.ts';
+import { driftAnnotation, observedOnLive } from '../../src/testing/ruleTest.ts';
+
+export type DriftSink = (ruleId: string, message: string) => void;
+
+export function driftSink(testInfo: TestInfo): DriftSink {
+  return (ruleId, message) => testInfo.annotations.push(driftAnnotation(ruleId, message));
+}
+
+/** Whether a store rule is observed on live (drift) rather than asserted, by the same test as the suites. */
+export function isObservedOnLive(ruleId: string): boolean {
+  const rule = STORE_RULES[ruleId];
+  return rule !== undefined && observedOnLive(rule);
+}
