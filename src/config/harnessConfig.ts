@@ -5,8 +5,10 @@
  * `describeConfig` and of every error message.
  */
 import { ConfigError } from './ConfigError.ts';
+import { recordingsDir } from '../recording/cassette.ts';
+import { readRecordedTarget } from '../recording/recordedTarget.ts';
 
-export const TARGETS = ['mock', 'live'] as const;
+export const TARGETS = ['mock', 'live', 'record', 'replay'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const DEFAULT_STORE_API_URL = 'https://api.tiendanube.com';
@@ -74,8 +76,16 @@ export function isLoopbackHost(hostname: string): boolean {
 export function loadConfig(env: Env = process.env): HarnessConfig {
   const problems: string[] = [];
   const target = readTarget(env, problems);
-  const store = target === 'live' ? readLiveStore(env, problems) : readTwinStore(env, problems);
-  const media = target === 'live' ? readLiveMedia(env, problems) : readTwinMedia(env, problems);
+  if (target === 'replay') {
+    // The clients are configured as the recording was made; nock answers them (src/recording).
+    const recorded = readRecordedTarget(recordingsDir(env), problems);
+    if (problems.length > 0 || !recorded) throw new ConfigError(problems);
+    return { target, store: recorded.store, media: recorded.media };
+  }
+  // Recording is a live run whose traffic is also written down.
+  const live = target === 'live' || target === 'record';
+  const store = live ? readLiveStore(env, problems) : readTwinStore(env, problems);
+  const media = live ? readLiveMedia(env, problems) : readTwinMedia(env, problems);
   if (problems.length > 0 || !store || !media) throw new ConfigError(problems);
   return { target, store, media };
 }
@@ -83,7 +93,9 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
 function readTarget(env: Env, problems: string[]): Target {
   const raw = (env.HARNESS_TARGET ?? '').trim() || 'mock';
   if ((TARGETS as readonly string[]).includes(raw)) return raw as Target;
-  problems.push(`HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default mock: the in-repo twins).`);
+  problems.push(
+    `HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default mock: the in-repo twins; record: live, writing recordings; replay: the recordings).`,
+  );
   return 'mock';
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uniqueUuid } from '../../src/recording/uniqueSource.ts';
 import { expect, test, verifies, type MediaUnderTest } from '../fixtures/mediaFixtures.ts';
 import { jsonApiOf } from '../fixtures/mediaChecks.ts';
 import { says } from '../../src/testing/ruleTest.ts';
@@ -20,7 +20,7 @@ const answered: string[] = [];
 async function probe(media: MediaUnderTest, route: MediaRoute): Promise<{ path: string; query: Record<string, string>; body?: unknown }> {
   const collection = route.path.split('/')[1]!;
   const reads = route.method === 'GET';
-  let path = route.path.replace('{namespace}', 'anime').replace('{group}', 'user').replace('{action}', 'media').replace('{uuid}', randomUUID());
+  let path = route.path.replace('{namespace}', 'anime').replace('{group}', 'user').replace('{action}', 'media').replace('{uuid}', uniqueUuid());
   const query: Record<string, string> = {};
   if (collection === 'library-entries' && route.operation === 'index') query['filter[userId]'] = '1';
   if (path.endsWith('/_bulk') && collection === 'library-entries') query['filter[id]'] = '0';

@@ -1,0 +1,44 @@
+/**
+ * `npm run record:seed`: the recordings the repository ships. Starts the twins
+ * as a separate process (what `npm run mock` starts, on its ports), signs in
+ * on the media twin as a real user would, and runs `npm run record` against
+ * them as if they were the live services. Run it after changing a
+ * live-capable test, and commit recordings/ with the change.
+ */
+import { spawn } from 'node:child_process';
+import { DEFAULT_KITSU_MOCK_PORT, DEFAULT_STORE_MOCK_PORT } from '../src/config/harnessConfig.ts';
+import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
+
+export const SEED_USER_AGENT = 'api-contract-harness seed recording (https://example.invalid/api-contract-harness)';
+
+const storePort = DEFAULT_STORE_MOCK_PORT;
+const mediaPort = DEFAULT_KITSU_MOCK_PORT;
+const twin = await startTwinProcess(storePort, mediaPort, 'inherit').catch((error: unknown) => {
+  console.error(`record:seed: ${(error as Error).message}. Stop whatever holds ports ${storePort}/${mediaPort} (an npm run mock?) and run again.`);
+  process.exit(2);
+});
+let code: number;
+try {
+  const mediaToken = await signInOnMediaTwin(mediaPort);
+  code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, ['scripts/record.ts', ...process.argv.slice(2)], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        RECORDINGS_DIR: process.env.RECORDINGS_DIR ?? 'recordings',
+        STORE_API_URL: `http://127.0.0.1:${storePort}`,
+        STORE_ID: SEEDED_STORE.id,
+        STORE_ACCESS_TOKEN: SEEDED_STORE.token,
+        STORE_USER_AGENT: SEED_USER_AGENT,
+        STORE_ALLOW_WRITES: '1',
+        KITSU_API_URL: `http://127.0.0.1:${mediaPort}/api/edge`,
+        KITSU_ACCESS_TOKEN: mediaToken,
+        KITSU_ALLOW_WRITES: '1',
+      },
+    });
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+} finally {
+  twin.kill();
+}
+process.exit(code);
