@@ -3,34 +3,29 @@
  *   1. every project (the harness's unit tests, the store suites) against the twins,
  *      with the rule-coverage gate on;
  *   2. the live-capable suites of both APIs, the properties and the pact verification with
- *      HARNESS_TARGET=live against twins started as a separate process, so the live
- *      path is proven with nothing but URLs and credentials.
+ *      HARNESS_TARGET=record against twins started as a separate process: the live path,
+ *      proven with nothing but URLs and credentials, and recorded into reports/recordings;
+ *   3. the same suites and pacts replayed from that recording with the twins stopped;
+ *   4. the same again from the recordings the repository ships (recordings/), so they
+ *      stay in step with the suites.
+ * The recordings, reports and logs are then scanned for the tokens the runs were given.
  * Then one summary line. Extra arguments go to the first run (e.g. a file filter).
  */
 import { runTool } from './lib/runTool.ts';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
+import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
+import { leakScan } from '../src/recording/leakScan.ts';
+import { loadConfig } from '../src/config/harnessConfig.ts';
 
 const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
 const LIVE_PATH_MEDIA_PORT = LIVE_PATH_PORT + 10;
-
-/** Files under `dir` that contain `secret`: a report must never hold the live token. */
-function filesHolding(dir: string, secret: string): string[] {
-  const found: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      const stat = statSync(path);
-      if (stat.isDirectory()) walk(path);
-      else if (stat.size < 64 * 1024 * 1024 && readFileSync(path).includes(secret)) found.push(path);
-    }
-  };
-  walk(dir);
-  return found;
-}
+/** Where the gate's own recording goes, and the log its runs write (both scanned for tokens). */
+const GATE_RECORDINGS = 'reports/recordings';
+const GATE_LOG = 'reports/logs/gate.log';
+const RUNS = ['gate-mock', 'gate-record', 'gate-replay', 'gate-replay-seeds'];
 
 /** Pact files under contracts/pacts that are new or differ from the last commit (none where git is not there). */
 function changedPactFiles(): string[] {
@@ -43,43 +38,70 @@ function changedPactFiles(): string[] {
 }
 
 async function main(): Promise<number> {
-  rmSync('reports/results', { recursive: true, force: true });
+  for (const dir of ['reports/results', GATE_RECORDINGS, 'reports/logs']) rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
 
-  console.log('gate 1/2: unit tests and the suites of both APIs against the twins');
+  console.log('gate 1/4: unit tests and the suites of both APIs against the twins');
   const first = await runTool('playwright', ['test', ...process.argv.slice(2)], {
     HARNESS_TARGET: 'mock',
     HARNESS_RUN_NAME: 'gate-mock',
     HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store,media',
   });
 
-  console.log(`gate 2/2: live-capable suites, HARNESS_TARGET=live, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`);
+  console.log(`gate 2/4: live-capable suites, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`);
   const twin = await startTwinProcess(LIVE_PATH_PORT, LIVE_PATH_MEDIA_PORT, 'inherit');
   let second: number;
   let mediaToken: string | undefined;
+  const liveEnv: Record<string, string> = {
+    STORE_API_URL: `http://127.0.0.1:${LIVE_PATH_PORT}`,
+    STORE_ID: SEEDED_STORE.id,
+    STORE_ACCESS_TOKEN: SEEDED_STORE.token,
+    STORE_USER_AGENT: 'api-contract-harness gate (https://example.invalid/api-contract-harness)',
+    STORE_ALLOW_WRITES: '1',
+    KITSU_ALLOW_WRITES: '1',
+    RECORDINGS_DIR: GATE_RECORDINGS,
+  };
   try {
     mediaToken = await signInOnMediaTwin(LIVE_PATH_MEDIA_PORT);
-    second = await runTool('playwright', ['test', '--project=store', '--project=media', '--project=properties', '--project=contracts-verify'], {
-      KITSU_API_URL: `http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}/api/edge`,
-      KITSU_ACCESS_TOKEN: mediaToken,
-      KITSU_ALLOW_WRITES: '1',
-      HARNESS_TARGET: 'live',
-      HARNESS_RUN_NAME: 'gate-live-path',
-      STORE_API_URL: `http://127.0.0.1:${LIVE_PATH_PORT}`,
-      STORE_ID: SEEDED_STORE.id,
-      STORE_ACCESS_TOKEN: SEEDED_STORE.token,
-      STORE_USER_AGENT: 'api-contract-harness gate (https://example.invalid/api-contract-harness)',
-      STORE_ALLOW_WRITES: '1',
-      // The properties on a real clock: a small budget proves the live path without minutes of pacing.
-      LIVE_RATE_BUDGET: '30',
-    });
+    Object.assign(liveEnv, { KITSU_API_URL: `http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}/api/edge`, KITSU_ACCESS_TOKEN: mediaToken });
+    const recorded = loadConfig({ ...process.env, ...liveEnv, HARNESS_TARGET: 'record' });
+    if (recorded.store.mode === 'live' && recorded.media.mode === 'live') writeRecordedTarget(GATE_RECORDINGS, recorded.store, recorded.media);
+    second = await runTool(
+      'playwright',
+      ['test', '--project=store', '--project=media', '--project=properties', '--project=contracts-verify'],
+      {
+        ...liveEnv,
+        HARNESS_TARGET: 'record',
+        HARNESS_RUN_NAME: 'gate-record',
+        // The properties on a real clock: a small budget proves the live path without minutes of pacing.
+        LIVE_RATE_BUDGET: '30',
+      },
+      false,
+      GATE_LOG,
+    );
   } finally {
     twin.kill();
   }
 
-  const leaks = [SEEDED_STORE.token, mediaToken ?? ''].filter(Boolean).flatMap((secret) => filesHolding('reports', secret));
-  if (leaks.length > 0) console.error(`gate: the live token was written to ${leaks.join(', ')}: secrets must be redacted before anything is reported.`);
-  else console.log('gate: no report holds the live token');
+  // Replays: no twin runs now, and nock refuses any request that was not recorded.
+  const replay = (runName: string, recordings: string) =>
+    runTool(
+      'playwright',
+      ['test', '--project=store', '--project=media', '--project=contracts-verify', '--no-deps'],
+      { HARNESS_TARGET: 'replay', HARNESS_RUN_NAME: runName, RECORDINGS_DIR: recordings },
+      false,
+      GATE_LOG,
+    );
+  console.log(`gate 3/4: the same suites and pacts replayed from ${GATE_RECORDINGS}/, with the twins stopped`);
+  const third = await replay('gate-replay', GATE_RECORDINGS);
+  console.log('gate 4/4: the same suites and pacts replayed from the recordings the repository ships (recordings/)');
+  const fourth = await replay('gate-replay-seeds', 'recordings');
+
+  // The tokens the runs were given must be nowhere: not in a recording, a report or the log.
+  const leaks = leakScan(['reports'], [SEEDED_STORE.token, mediaToken ?? ''].filter(Boolean));
+  if (leaks.length > 0)
+    console.error(`gate: a token the runs were given is written in ${leaks.join(', ')}: secrets must be redacted before anything is written.`);
+  else console.log('gate: no recording, report or log holds the tokens the runs were given');
 
   const stalePacts = changedPactFiles();
   if (stalePacts.length > 0) {
@@ -90,7 +112,7 @@ async function main(): Promise<number> {
   }
 
   const total: Tally = { passed: 0, failed: 0, skipped: 0 };
-  for (const name of ['gate-mock', 'gate-live-path']) {
+  for (const name of RUNS) {
     try {
       const t = tallyReport(`reports/results/${name}.json`);
       console.log(`  ${name}: ${summaryLine(t)}`);
@@ -105,7 +127,9 @@ async function main(): Promise<number> {
   // A run that exited non-zero without a failed test (a twin that did not start) still failed.
   for (const [name, code] of [
     ['gate-mock', first],
-    ['gate-live-path', second],
+    ['gate-record', second],
+    ['gate-replay', third],
+    ['gate-replay-seeds', fourth],
   ] as const) {
     if (code !== 0 && total.failed === 0) {
       console.log(`  ${name}: the run exited ${code} without a failed test; see its output above`);
@@ -116,7 +140,7 @@ async function main(): Promise<number> {
   if (!pactsOk) total.failed += 1;
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(summaryLine(total));
-  return first === 0 && second === 0 && total.failed === 0 && leaks.length === 0 && pactsOk ? 0 : 1;
+  return [first, second, third, fourth].every((c) => c === 0) && total.failed === 0 && leaks.length === 0 && pactsOk ? 0 : 1;
 }
 
 process.exit(await main());

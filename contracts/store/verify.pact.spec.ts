@@ -1,14 +1,15 @@
 /**
  * Verifies the store pacts with Pact's own Verifier against the target: the
  * store twin (states arranged through its control API) or the live store
- * (states read off the configured store, or skipped with the reason).
+ * (states read off the configured store, or skipped with the reason); on
+ * record and replay, the live store through recordings/store/contracts/.
  */
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { declarePactVerification } from '../verification/declarePactVerification.ts';
 import { storeLiveTarget, storeTwinTarget } from './providerStates.ts';
 import { STORE_PACT } from '../pactNames.ts';
 
-declarePactVerification(STORE_PACT, () => {
+declarePactVerification(STORE_PACT, 'store', () => {
   const config = harnessConfig().store;
   return config.mode === 'twin' ? storeTwinTarget(config) : storeLiveTarget(config);
 });

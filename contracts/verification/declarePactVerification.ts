@@ -3,13 +3,18 @@
  * one test per interaction (so a report names the interaction that broke, and
  * a live run skips only what cannot be arranged there), and one test that the
  * file verified is the whole file the consumer tests wrote in this run.
+ * On HARNESS_TARGET=record and replay each interaction is recorded or replayed
+ * as recordings/<api>/contracts/<interaction> (recordedProvider.ts).
  */
 import { expect, test } from '@playwright/test';
+import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { pactPath, readPact, type PactNames } from './pactFile.ts';
 import type { ProviderTarget } from './providerTarget.ts';
+import { openRecordedProvider } from './recordedProvider.ts';
 import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
 
-export function declarePactVerification(names: PactNames, target: () => ProviderTarget): void {
+/** `api` names the recordings the pact's provider is recorded in and replayed from. */
+export function declarePactVerification(names: PactNames, api: RecordingApi, target: () => ProviderTarget): void {
   // The interactions are listed when Playwright loads the file; each test reads the pact again,
   // because the consumer tests of this same run rewrite it before verification starts.
   const listed = readPact(names).interactions.map((interaction) => interaction.description);
@@ -23,8 +28,10 @@ export function declarePactVerification(names: PactNames, target: () => Provider
           interaction,
           `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`,
         ).toBeDefined();
-        const provider = target();
-        testInfo.annotations.push({ type: 'provider', description: `${provider.name} at ${provider.baseUrl}` });
+        const live = target();
+        const recorded = await openRecordedProvider({ api, test: description, target: live });
+        const provider = recorded?.target ?? live;
+        testInfo.annotations.push({ type: 'provider', description: recorded?.describe ?? `${provider.name} at ${provider.baseUrl}` });
         try {
           const outcome = await verifyInteraction({ pact, interaction: interaction!, target: provider, pactFile: testInfo.outputPath('pact.json') });
           if (outcome.status === 'skipped') {
@@ -32,9 +39,14 @@ export function declarePactVerification(names: PactNames, target: () => Provider
             return;
           }
           await testInfo.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
-        } catch (error) {
+        } catch (caught) {
+          const { error, annotation } = recorded?.explain(caught, interaction!) ?? { error: caught };
+          if (annotation) testInfo.annotations.push(annotation);
           if (error instanceof PactMismatchError) await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
           throw error;
+        } finally {
+          const closed = await recorded?.close();
+          if (closed) testInfo.annotations.push(closed);
         }
       });
     }

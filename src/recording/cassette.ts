@@ -76,9 +76,20 @@ export function cassettePaths(root: string, api: RecordingApi, suite: string, te
 
 export class CassetteError extends Error {}
 
-export function writeCassette(path: string, cassette: Cassette): void {
+/**
+ * Writes a cassette: normalised ones pretty-printed for review; raw ones (`compact`) one
+ * interaction per line, which keeps diffs per exchange at about half the size.
+ */
+export function writeCassette(path: string, cassette: Cassette, compact = path.endsWith('.raw.json')): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(cassette, null, 2)}\n`);
+  if (!compact) {
+    writeFileSync(path, `${JSON.stringify(cassette, null, 2)}\n`);
+    return;
+  }
+  const { interactions, ...meta } = cassette;
+  const head = JSON.stringify(meta, null, 2).slice(0, -2);
+  const lines = interactions.map((i) => `    ${JSON.stringify(i)}`).join(',\n');
+  writeFileSync(path, `${head},\n  "interactions": [${lines ? `\n${lines}\n  ` : ''}]\n}\n`);
 }
 
 /** Reads and checks a cassette file; a broken one names the file and what is wrong. */

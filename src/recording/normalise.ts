@@ -169,10 +169,13 @@ export function normaliseRequest(
   rules: NormalisationRules,
 ): Pick<Interaction, 'method' | 'path' | 'reqheaders' | 'body'> {
   const n = new Normaliser(rules, []);
+  const reqheaders = n.requestHeaders(request.reqheaders);
+  // A content type on a request without a body says nothing (some clients send one on every GET).
+  if (request.body === undefined) delete reqheaders['content-type'];
   return {
     method: request.method,
     path: request.path,
-    reqheaders: n.requestHeaders(request.reqheaders),
+    reqheaders,
     ...(request.body === undefined ? {} : { body: request.body }),
   };
 }
