@@ -141,6 +141,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 /** Intercepts `origin` through nock, answering from the innermost open replay; no request reaches the network. */
 async function interceptOrigin(origin: string): Promise<void> {
   const { default: nock } = await import('nock');
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   if (replayOrigins.has(origin)) return;
   replayOrigins.add(origin);
@@ -196,10 +197,10 @@ export async function lockDownNetwork(origins: readonly string[]): Promise<void>
 export async function resetRecordingAndReplay(): Promise<void> {
   interceptor?.dispose();
   interceptor = undefined;
-  if (replayOrigins.size > 0) {
-    const { default: nock } = await import('nock');
-    nock.cleanAll();
-    nock.enableNetConnect();
-    replayOrigins.clear();
-  }
+  // Importing nock switches its interception on; off again, so later tests of this process talk to real sockets.
+  const { default: nock } = await import('nock');
+  nock.cleanAll();
+  nock.enableNetConnect();
+  nock.restore();
+  replayOrigins.clear();
 }
