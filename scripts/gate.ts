@@ -12,7 +12,7 @@
  * Then one summary line. Extra arguments go to the first run (e.g. a file filter).
  */
 import { runTool } from './lib/runTool.ts';
-import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
+import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
@@ -52,18 +52,17 @@ async function main(): Promise<number> {
   const twin = await startTwinProcess(LIVE_PATH_PORT, LIVE_PATH_MEDIA_PORT, 'inherit');
   let second: number;
   let mediaToken: string | undefined;
-  const liveEnv: Record<string, string> = {
-    STORE_API_URL: `http://127.0.0.1:${LIVE_PATH_PORT}`,
-    STORE_ID: SEEDED_STORE.id,
-    STORE_ACCESS_TOKEN: SEEDED_STORE.token,
-    STORE_USER_AGENT: 'api-contract-harness gate (https://example.invalid/api-contract-harness)',
-    STORE_ALLOW_WRITES: '1',
-    KITSU_ALLOW_WRITES: '1',
-    RECORDINGS_DIR: GATE_RECORDINGS,
-  };
   try {
     mediaToken = await signInOnMediaTwin(LIVE_PATH_MEDIA_PORT);
-    Object.assign(liveEnv, { KITSU_API_URL: `http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}/api/edge`, KITSU_ACCESS_TOKEN: mediaToken });
+    const liveEnv = {
+      ...twinAsLiveEnv({
+        storeUrl: `http://127.0.0.1:${LIVE_PATH_PORT}`,
+        mediaUrl: `http://127.0.0.1:${LIVE_PATH_MEDIA_PORT}/api/edge`,
+        mediaToken,
+        userAgent: 'api-contract-harness gate (https://example.invalid/api-contract-harness)',
+      }),
+      RECORDINGS_DIR: GATE_RECORDINGS,
+    };
     const recorded = loadConfig({ ...process.env, ...liveEnv, HARNESS_TARGET: 'record' });
     if (recorded.store.mode === 'live' && recorded.media.mode === 'live') writeRecordedTarget(GATE_RECORDINGS, recorded.store, recorded.media);
     second = await runTool(

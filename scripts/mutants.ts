@@ -11,7 +11,7 @@ import { runTool } from './lib/runTool.ts';
 import { startBreakingProxy, type Mutation } from '../tests/mutants/breakingProxy.ts';
 import { STORE_MUTATIONS } from '../tests/mutants/storeMutations.ts';
 import { MEDIA_MUTATIONS } from '../tests/mutants/mediaMutations.ts';
-import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
+import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 
 const PARALLEL = Number(process.env.MUTANTS_PARALLEL ?? 4);
 const FIRST_PORT = Number(process.env.MUTANTS_FIRST_PORT ?? 4200);
@@ -61,14 +61,7 @@ async function runOne(job: Job, slot: number): Promise<Outcome> {
       {
         PLAYWRIGHT_JSON_OUTPUT_NAME: report,
         HARNESS_TARGET: 'live',
-        STORE_API_URL: storeUrl,
-        STORE_ID: SEEDED_STORE.id,
-        STORE_ACCESS_TOKEN: SEEDED_STORE.token,
-        STORE_USER_AGENT: 'api-contract-harness mutants (https://example.invalid/api-contract-harness)',
-        STORE_ALLOW_WRITES: '1',
-        KITSU_API_URL: mediaUrl,
-        KITSU_ACCESS_TOKEN: token,
-        KITSU_ALLOW_WRITES: '1',
+        ...twinAsLiveEnv({ storeUrl, mediaUrl, mediaToken: token, userAgent: 'api-contract-harness mutants (https://example.invalid/api-contract-harness)' }),
       },
       true,
     );

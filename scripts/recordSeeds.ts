@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { DEFAULT_KITSU_MOCK_PORT, DEFAULT_STORE_MOCK_PORT } from '../src/config/harnessConfig.ts';
-import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess } from './lib/twinProcess.ts';
+import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 
 export const SEED_USER_AGENT = 'api-contract-harness seed recording (https://example.invalid/api-contract-harness)';
 
@@ -26,14 +26,12 @@ try {
       env: {
         ...process.env,
         RECORDINGS_DIR: process.env.RECORDINGS_DIR ?? 'recordings',
-        STORE_API_URL: `http://127.0.0.1:${storePort}`,
-        STORE_ID: SEEDED_STORE.id,
-        STORE_ACCESS_TOKEN: SEEDED_STORE.token,
-        STORE_USER_AGENT: SEED_USER_AGENT,
-        STORE_ALLOW_WRITES: '1',
-        KITSU_API_URL: `http://127.0.0.1:${mediaPort}/api/edge`,
-        KITSU_ACCESS_TOKEN: mediaToken,
-        KITSU_ALLOW_WRITES: '1',
+        ...twinAsLiveEnv({
+          storeUrl: `http://127.0.0.1:${storePort}`,
+          mediaUrl: `http://127.0.0.1:${mediaPort}/api/edge`,
+          mediaToken,
+          userAgent: SEED_USER_AGENT,
+        }),
       },
     });
     child.on('exit', (c) => resolve(c ?? 1));

@@ -15,11 +15,11 @@
  * recording breaks the contract), unless the Verifier sent a request nothing
  * was recorded for: then the recording is stale, which is said instead.
  */
-import { harnessConfig, isLoopbackHost } from '../../src/config/harnessConfig.ts';
+import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { cassettePaths, readCassette, recordingsDir, type RecordingApi } from '../../src/recording/cassette.ts';
-import { dropProxyHops, startRecordingProxy } from '../../src/recording/recordingProxy.ts';
+import { startRecordingProxy } from '../../src/recording/recordingProxy.ts';
 import { startReplayServer } from '../../src/recording/replayServer.ts';
-import { lockDownNetwork, rulesOf, startRecording, startReplay, type CassetteId } from '../../src/recording/session.ts';
+import { lockDownNetwork, startRecording, startReplay, type CassetteId } from '../../src/recording/session.ts';
 import type { PactInteraction } from './pactFile.ts';
 import type { ProviderTarget } from './providerTarget.ts';
 import { PactMismatchError } from './verifyInteraction.ts';
@@ -74,9 +74,10 @@ export async function openRecordedProvider(options: { api: RecordingApi; test: s
 
 async function record(id: CassetteId, target: ProviderTarget): Promise<RecordedProvider> {
   const base = new URL(target.baseUrl);
-  const session = await startRecording(id, isLoopbackHost(base.hostname) ? 'loopback' : 'remote');
-  const proxy = await startRecordingProxy({ origin: base.origin }).catch(async (error: unknown) => {
-    await session.close();
+  const proxy = await startRecordingProxy({ origin: base.origin });
+  // Pact's JS side reaches the proxy from this process too: only the proxy's exchange with the service is the recording.
+  const session = await startRecording(id, { origin: base.origin, ignoreOrigins: [proxy.url] }).catch(async (error: unknown) => {
+    await proxy.close();
     throw error;
   });
   return {
@@ -86,8 +87,7 @@ async function record(id: CassetteId, target: ProviderTarget): Promise<RecordedP
     close: async () => {
       await proxy.close();
       const outcome = await session.close();
-      const dropped = dropProxyHops(cassettePaths(id.root, id.api, id.suite, id.test), proxy.url, rulesOf(id.api));
-      return { type: 'recorded', description: `${outcome.interactions - dropped} interaction(s) in ${outcome.files[0]}` };
+      return { type: 'recorded', description: `${outcome.interactions} interaction(s) in ${outcome.files[0]}` };
     },
   };
 }

@@ -41,3 +41,20 @@ export async function signInOnMediaTwin(mediaPort: number): Promise<string> {
   if (!answer.ok) throw new Error(`signing in on the media twin answered ${answer.status}`);
   return ((await answer.json()) as { access_token: string }).access_token;
 }
+
+/**
+ * The live variables that make a twin process (or a proxy in front of it) the
+ * target of a live run: the seeded store, a signed-in media user, writes allowed.
+ */
+export function twinAsLiveEnv(options: { storeUrl: string; mediaUrl: string; mediaToken: string; userAgent: string }): Record<string, string> {
+  return {
+    STORE_API_URL: options.storeUrl,
+    STORE_ID: SEEDED_STORE.id,
+    STORE_ACCESS_TOKEN: SEEDED_STORE.token,
+    STORE_USER_AGENT: options.userAgent,
+    STORE_ALLOW_WRITES: '1',
+    KITSU_API_URL: options.mediaUrl,
+    KITSU_ACCESS_TOKEN: options.mediaToken,
+    KITSU_ALLOW_WRITES: '1',
+  };
+}

@@ -25,7 +25,7 @@ const CREDENTIAL_HEADER_NAME = /(token|secret|password|api[-_]?key)/i;
 /** Parameter and JSON member names that carry a credential. */
 export const CREDENTIAL_PARAM = /^(access_token|refresh_token|id_token|token|client_secret|secret|password|api_key|apikey)$/i;
 /** `Scheme credentials` of an Authorization-style value: the scheme is kept, it helps a reader. */
-const SCHEME_AND_CREDENTIALS = /^([A-Za-z][A-Za-z0-9-]*)\s+\S/;
+export const SCHEME_AND_CREDENTIALS = /^([A-Za-z][A-Za-z0-9-]*)\s+(\S.*)$/;
 
 export function isCredentialHeader(name: string): boolean {
   const lower = name.toLowerCase();

@@ -15,7 +15,7 @@ import type { Exchange } from '../http/Exchange.ts';
 import { MEDIA_CONTRACT } from '../rules/mediaContract.ts';
 import { STORE_CONTRACT } from '../rules/storeContract.ts';
 import { mediaResponseSchema } from '../schemas/mediaResponseSchema.ts';
-import { schemaBreaches, type RouteSchemas } from '../schemas/schemaBreaches.ts';
+import { schemaBreachOf, type RouteSchemas } from '../schemas/schemaBreaches.ts';
 import { storeResponseSchema } from '../schemas/storeResponseSchema.ts';
 import { listCassettes, readCassette, RECORDING_APIS, requestLine, type Cassette, type Interaction, type RecordingApi } from './cassette.ts';
 import { loadRules, normaliseCassette, type NormalisationRules } from './normalise.ts';
@@ -221,18 +221,13 @@ interface InteractionBreach {
   issues: SchemaIssueLine[];
 }
 
-/** The breach of one interaction, split back into its issues (schemaBreaches words them `<pointer>: <message>`). */
+/** The breach of one interaction, with its issues as schemaBreachOf gives them. */
 function interactionBreach(i: Interaction, routes: RouteSchemas): InteractionBreach | undefined {
-  const [text] = schemaBreaches([interactionExchange(i)], routes);
-  if (text === undefined) return undefined;
-  const [head = '', ...lines] = text.split('\n');
-  const schema = /breaks (\S+):$/.exec(head)?.[1];
-  const issues = lines.map((line): SchemaIssueLine => {
-    const m = /^(\(root\)|\/.*?): (.*)$/.exec(line);
-    if (!m) return { message: line };
-    return { pointer: m[1] === '(root)' ? '' : m[1], message: m[2]! };
-  });
-  return { text, schema, issues: issues.length > 0 ? issues : [{ message: head }] };
+  const breach = schemaBreachOf(interactionExchange(i), routes);
+  if (!breach) return undefined;
+  // A body that is not JSON has no issue to point at: the breach's own words are its one issue.
+  const issues = breach.issues.length > 0 ? breach.issues.map((issue) => ({ pointer: issue.path, message: issue.message })) : [{ message: breach.text }];
+  return { text: breach.text, ...(breach.schema ? { schema: breach.schema } : {}), issues };
 }
 
 /** Every recorded answer under root that breaks its route's schema: the "checked on load" rule. */

@@ -10,8 +10,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
-import { readCassette, writeCassette } from './cassette.ts';
-import { normaliseCassette, type NormalisationRules } from './normalise.ts';
 
 export const PROXY_HEADER = 'x-harness-proxy';
 
@@ -90,24 +88,4 @@ async function forward(origin: string, agent: Agent, req: IncomingMessage, res: 
   for (const [name, value] of Object.entries(upstream.headers)) if (value !== undefined && !RESPONSE_HOP.has(name)) out[name] = value;
   res.writeHead(upstream.statusCode, out);
   await pipeline(upstream.body, res);
-}
-
-/**
- * Drops the client's own hop to the proxy from a written cassette (raw and
- * normalised): the capture sees every in-process request, and a client that
- * runs in this process too (Pact's JS side forwards the Verifier's requests
- * with node:http) is recorded once addressed to the proxy and once to the
- * service. Only the exchange with the service is the recording.
- */
-export function dropProxyHops(files: { raw: string; normalised: string }, proxyUrl: string, rules: NormalisationRules): number {
-  const proxyOrigin = new URL(proxyUrl).origin;
-  const raw = readCassette(files.raw);
-  const interactions = raw.interactions.filter((i) => i.scope !== proxyOrigin);
-  const dropped = raw.interactions.length - interactions.length;
-  if (dropped > 0) {
-    const kept = { ...raw, interactions };
-    writeCassette(files.raw, kept);
-    writeCassette(files.normalised, normaliseCassette(kept, rules));
-  }
-  return dropped;
 }

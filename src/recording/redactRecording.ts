@@ -13,12 +13,11 @@
  * `redact` patterns (contracts/<api>/normalisation.json) or RECORD_REDACT_PATTERNS.
  */
 import { createHash } from 'node:crypto';
-import { CREDENTIAL_PARAM, isCredentialHeader } from '../http/redact.ts';
+import { CREDENTIAL_PARAM, isCredentialHeader, SCHEME_AND_CREDENTIALS } from '../http/redact.ts';
 import type { Interaction } from './cassette.ts';
 
 const STAND_IN = /^redacted-[0-9a-f]{8}(@example\.invalid)?$/;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
-const SCHEME_AND_CREDENTIALS = /^([A-Za-z][A-Za-z0-9-]*)\s+(\S.*)$/;
 
 export interface RecordingRedaction {
   /** Secret values from the environment (tokens, passwords): replaced wherever they appear. */

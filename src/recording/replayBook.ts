@@ -27,6 +27,29 @@ export class ReplayMiss extends Error {
 /** Incoming requests carry stand-ins already; redaction still turns other credentials into theirs. */
 const NO_SECRETS: RecordingRedaction = { secrets: [], patterns: [] };
 
+/** Headers a served recording must not carry: the body is re-serialised, so framing is the server's to say. */
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding']);
+
+/**
+ * A recorded answer as it goes back on the wire, in-process (nock) or over HTTP
+ * (the replay server, which passes `rewrite` to point the recorded origin at itself).
+ */
+export function servedAnswer(interaction: Interaction, rewrite?: (text: string) => string): { status: number; headers: Record<string, string>; body: string } {
+  const text = rewrite ?? ((t: string) => t);
+  const headers = Object.fromEntries(Object.entries(interaction.rawHeaders).flatMap(([name, value]) => (HOP_HEADERS.has(name) ? [] : [[name, text(value)]])));
+  const { response } = interaction;
+  const body =
+    response === undefined ? '' : typeof response === 'string' ? text(response) : JSON.stringify(rewrite ? rewriteJson(response, rewrite) : response);
+  return { status: interaction.status, headers, body };
+}
+
+function rewriteJson(value: unknown, rewrite: (text: string) => string): unknown {
+  if (typeof value === 'string') return rewrite(value);
+  if (Array.isArray(value)) return value.map((v) => rewriteJson(v, rewrite));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteJson(v, rewrite)]));
+  return value;
+}
+
 /** The body as a recorder stores it: parsed JSON when it is JSON. */
 export function parseBody(text: string | undefined): unknown {
   if (text === undefined || text === '') return undefined;

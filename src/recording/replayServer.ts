@@ -19,14 +19,12 @@ import type { AddressInfo } from 'node:net';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { existsSync } from 'node:fs';
 import { listCassettes, readCassette, recordingsDir, type Interaction, type RecordingApi } from './cassette.ts';
-import { parseBody, ReplayBook, ReplayMiss } from './replayBook.ts';
+import { parseBody, ReplayBook, ReplayMiss, servedAnswer } from './replayBook.ts';
 import { rulesOf } from './session.ts';
 
 export const CASSETTE_HEADER = 'x-harness-cassette';
 export const REPLAY_HEADER = 'x-harness-replay';
 
-/** Headers a served recording must not carry: the body is re-serialised, so framing is this server's to say. */
-const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding']);
 /** Matching needs the whole body; anything bigger than this is no recorded API request. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -116,14 +114,11 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       refuse(res, 'miss', { replay: 'no recording', message: error.message });
       return;
     }
-    const { interaction } = found;
-    const rewrite = originRewrite(interaction.scope, origin);
-    for (const [name, value] of Object.entries(interaction.rawHeaders)) {
-      if (!HOP_HEADERS.has(name)) res.setHeader(name, rewrite(value));
-    }
-    res.statusCode = interaction.status;
-    const response = interaction.response;
-    res.end(response === undefined ? '' : typeof response === 'string' ? rewrite(response) : JSON.stringify(rewriteJson(response, rewrite)));
+    const { status, headers, body: served } = servedAnswer(found.interaction, originRewrite(found.interaction.scope, origin));
+    // Headers set, not written: end() then frames the body with its own Content-Length.
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.statusCode = status;
+    res.end(served);
   }
 
   // A malformed request line never reaches the handler; answer it and keep serving.
@@ -182,13 +177,6 @@ function originRewrite(recorded: string, served: string): (text: string) => stri
   if (!recorded) return (text) => text;
   const re = new RegExp(`${recorded.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.:-])`, 'g');
   return (text) => text.replace(re, served);
-}
-
-function rewriteJson(value: unknown, rewrite: (text: string) => string): unknown {
-  if (typeof value === 'string') return rewrite(value);
-  if (Array.isArray(value)) return value.map((v) => rewriteJson(v, rewrite));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteJson(v, rewrite)]));
-  return value;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -12,11 +12,12 @@
  * ReplayBook; a request with no recording fails with the closest recorded one.
  */
 import { randomBytes } from 'node:crypto';
+import { isLoopbackHost } from '../config/harnessConfig.ts';
 import { existsSync } from 'node:fs';
 import { cassettePaths, readCassette, writeCassette, type Cassette, type Interaction, type RecordingApi } from './cassette.ts';
 import { loadRules, normaliseCassette, type NormalisationRules } from './normalise.ts';
 import { patternsFromEnv, redactInteraction, type RecordingRedaction } from './redactRecording.ts';
-import { parseBody, ReplayBook } from './replayBook.ts';
+import { parseBody, ReplayBook, servedAnswer } from './replayBook.ts';
 import { useUniqueSeed } from './uniqueSource.ts';
 
 export interface CassetteId {
@@ -33,9 +34,6 @@ export interface CassetteSession {
   close(): Promise<{ interactions: number; unused: Interaction[]; files: string[] }>;
 }
 
-/** Headers a served recording must not carry: the body is re-serialised, so its length is the server's to say. */
-const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding']);
-
 const rulesCache = new Map<RecordingApi, NormalisationRules>();
 export function rulesOf(api: RecordingApi): NormalisationRules {
   let rules = rulesCache.get(api);
@@ -47,6 +45,8 @@ export function rulesOf(api: RecordingApi): NormalisationRules {
 
 interface Capture {
   readonly sink: { seq: number; interaction: Interaction }[];
+  /** Origins whose traffic is not the service's (a recording proxy's own hop): never recorded. */
+  readonly ignore: ReadonlySet<string>;
 }
 
 const captures: Capture[] = [];
@@ -62,7 +62,7 @@ async function installCapture(): Promise<void> {
   capture.apply();
   capture.on('response', ({ request, response }) => {
     const capture = captures.at(-1);
-    if (!capture) return;
+    if (!capture || capture.ignore.has(new URL(request.url).origin)) return;
     const n = seq++;
     const work = (async () => {
       const url = new URL(request.url);
@@ -102,12 +102,20 @@ export function recordingRedaction(api: RecordingApi, extraSecrets: readonly str
   };
 }
 
+export interface RecordingOptions {
+  /** The service recorded: a loopback host is labelled a local stand-in (`source: loopback`), anything else `remote`. */
+  readonly origin: string;
+  /** Origins not to record, e.g. a recording proxy that an in-process client reaches on its way to the service. */
+  readonly ignoreOrigins?: readonly string[];
+}
+
 /** Starts recording the test's traffic; `close` redacts, normalises and writes both files. */
-export async function startRecording(id: CassetteId, source: Cassette['source']): Promise<CassetteSession> {
+export async function startRecording(id: CassetteId, options: RecordingOptions): Promise<CassetteSession> {
   await installCapture();
+  const source: Cassette['source'] = isLoopbackHost(new URL(options.origin).hostname) ? 'loopback' : 'remote';
   const uniqueSeed = randomBytes(4).toString('hex');
   useUniqueSeed(uniqueSeed);
-  const capture: Capture = { sink: [] };
+  const capture: Capture = { sink: [], ignore: new Set((options.ignoreOrigins ?? []).map((o) => new URL(o).origin)) };
   captures.push(capture);
   return {
     close: async () => {
@@ -156,10 +164,8 @@ async function interceptOrigin(origin: string): Promise<void> {
         const path = url.pathname + url.search;
         if (!book) throw new Error(`replay: ${method} ${path} was sent outside a test's replay; nothing answers it.`);
         const { interaction } = book.answer({ method, path, reqheaders: Object.fromEntries(request.headers), body: parseBody(await request.text()) });
-        const headers = Object.fromEntries(Object.entries(interaction.rawHeaders).filter(([name]) => !HOP_HEADERS.has(name)));
-        const body =
-          interaction.response === undefined ? '' : typeof interaction.response === 'string' ? interaction.response : JSON.stringify(interaction.response);
-        return [interaction.status, body, headers];
+        const { status, body, headers } = servedAnswer(interaction);
+        return [status, body, headers];
       }) as never);
   }
 }

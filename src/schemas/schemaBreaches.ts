@@ -3,7 +3,7 @@
  * breach. Each API says where its paths start and which schema a route has.
  */
 import type { Exchange } from '../http/Exchange.ts';
-import { formatIssues, validate } from './validate.ts';
+import { formatIssues, validate, type SchemaIssue } from './validate.ts';
 
 export interface RouteSchemas {
   /** The path prefix of the API (e.g. /v1/100001, /api/edge, or a pattern such as /v1/\d+); answers elsewhere are not checked. */
@@ -12,27 +12,40 @@ export interface RouteSchemas {
   schemaFor(method: string, path: string, status: number): string | undefined;
 }
 
+/** One answer that breaks its route's schema: the schema, its issues, and the whole as one message. */
+export interface SchemaBreach {
+  /** Undefined when the body is not JSON at all. */
+  readonly schema: string | undefined;
+  readonly issues: readonly SchemaIssue[];
+  readonly text: string;
+}
+
 export function schemaBreaches(exchanges: readonly Pick<Exchange, 'request' | 'response'>[], routes: RouteSchemas): string[] {
-  const breaches: string[] = [];
-  for (const { request, response } of exchanges) {
-    // Bodies that say they are not JSON (a text/plain throttle answer) are left to the suites' own checks.
-    if (!response || request.method === 'HEAD' || !/json/.test(response.headers['content-type'] ?? 'json')) continue;
-    const url = new URL(request.url);
-    const path = pathAfterBase(url.pathname, routes.basePath);
-    if (path === undefined) continue;
-    const schema = routes.schemaFor(request.method, path, response.status);
-    if (!schema) continue;
-    let body: unknown;
-    try {
-      body = JSON.parse(response.body);
-    } catch {
-      breaches.push(`${request.method} ${url.pathname} answered ${response.status} with a body that is not JSON`);
-      continue;
-    }
-    const result = validate(schema, body);
-    if (!result.valid) breaches.push(`${request.method} ${url.pathname}${url.search} (${response.status}) breaks ${schema}:\n${formatIssues(result.errors)}`);
+  return exchanges.flatMap((exchange) => schemaBreachOf(exchange, routes)?.text ?? []);
+}
+
+/** The breach of one answer, or undefined when it satisfies its schema (or has none to satisfy). */
+export function schemaBreachOf({ request, response }: Pick<Exchange, 'request' | 'response'>, routes: RouteSchemas): SchemaBreach | undefined {
+  // Bodies that say they are not JSON (a text/plain throttle answer) are left to the suites' own checks.
+  if (!response || request.method === 'HEAD' || !/json/.test(response.headers['content-type'] ?? 'json')) return undefined;
+  const url = new URL(request.url);
+  const path = pathAfterBase(url.pathname, routes.basePath);
+  if (path === undefined) return undefined;
+  const schema = routes.schemaFor(request.method, path, response.status);
+  if (!schema) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return { schema: undefined, issues: [], text: `${request.method} ${url.pathname} answered ${response.status} with a body that is not JSON` };
   }
-  return breaches;
+  const result = validate(schema, body);
+  if (result.valid) return undefined;
+  return {
+    schema,
+    issues: result.errors,
+    text: `${request.method} ${url.pathname}${url.search} (${response.status}) breaks ${schema}:\n${formatIssues(result.errors)}`,
+  };
 }
 
 /** The path after the API's base path (without the query), as schemaFor takes it; undefined when the path is not under it. */

@@ -50,7 +50,7 @@ test('a recorded test replays with the provider gone, and the planted token is i
       body,
     });
 
-  const recording = await startRecording(id, 'loopback');
+  const recording = await startRecording(id, { origin });
   const name = `Shirt (harness ${uniqueToken()})`;
   const live = [await send('/v1/1/products?page=1'), await send('/v1/1/products', JSON.stringify({ name })), await send('/v1/1/missing')];
   const outcome = await recording.close();
