@@ -2,6 +2,7 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { harnessConfig } from './src/config/harnessConfig.ts';
 import { readPropertyEnv } from './properties/support/propertyRun.ts';
 import { liveRateBudget, liveRateToleranceMs } from './properties/support/liveBudget.ts';
+import { chromiumLaunchOptions } from './src/browser/chromium.ts';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
 
@@ -27,6 +28,8 @@ const reporters: ReporterDescription[] = [
   ['json', { outputFile: `reports/results/${runName}.json` }],
   ['allure-playwright', { resultsDir: 'reports/allure-results', environmentInfo: { target: config.target } }],
   ['./src/reporters/RuleCoverageReporter.ts'],
+  // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
+  ...(process.env.HARNESS_BLOB_REPORT === '1' ? [['blob', { outputDir: 'reports/blob' }] as ReporterDescription] : []),
 ];
 
 export default defineConfig({
@@ -64,6 +67,13 @@ export default defineConfig({
     { name: 'properties', testDir: 'properties', testMatch: '**/*.spec.ts' },
     // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.
     { name: 'media', testDir: 'suites/media', testMatch: '**/*.spec.ts', workers: 1, fullyParallel: false },
+    // The storefront script event in a real browser: Debian's chromium (src/browser/chromium.ts).
+    {
+      name: 'storefront',
+      testDir: 'suites/storefront',
+      testMatch: '**/*.spec.ts',
+      use: { browserName: 'chromium', launchOptions: chromiumLaunchOptions() },
+    },
   ],
   webServer: needsTwins
     ? {
