@@ -3,6 +3,7 @@ import { harnessConfig } from './src/config/harnessConfig.ts';
 import { readPropertyEnv } from './properties/support/propertyRun.ts';
 import { liveRateBudget, liveRateToleranceMs } from './properties/support/liveBudget.ts';
 import { chromiumLaunchOptions } from './src/browser/chromium.ts';
+import { environmentInfo, mergedEnvironment } from './src/reporting/environmentInfo.ts';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
 
@@ -23,10 +24,14 @@ function selectedProjects(argv: string[]): string[] {
 const selected = selectedProjects(process.argv);
 const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !== 'unit'));
 
+const ALLURE_RESULTS = 'reports/allure-results';
 const reporters: ReporterDescription[] = [
   [process.env.CI ? 'dot' : 'list'],
   ['json', { outputFile: `reports/results/${runName}.json` }],
-  ['allure-playwright', { resultsDir: 'reports/allure-results', environmentInfo: { target: config.target } }],
+  // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
+  ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: mergedEnvironment(environmentInfo(config, runName), ALLURE_RESULTS) }],
+  // For CI systems that read JUnit XML.
+  ['junit', { outputFile: `reports/junit/${runName}.xml` }],
   ['./src/reporters/RuleCoverageReporter.ts'],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
   ...(process.env.HARNESS_BLOB_REPORT === '1' ? [['blob', { outputDir: 'reports/blob' }] as ReporterDescription] : []),

@@ -4,7 +4,7 @@
  * into an existing file otherwise).
  */
 import { rmSync } from 'node:fs';
-import { test as setup } from '@playwright/test';
+import { test as setup } from '../src/testing/harnessTest.ts';
 
 setup('clear the pact files before the consumer tests write them', () => {
   rmSync('contracts/pacts', { recursive: true, force: true });

@@ -4,7 +4,7 @@
  * verified, so a contract drift between the two shows up without a server.
  */
 import { relative } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../src/testing/harnessTest.ts';
 import { PACT_APIS, pactSchemaBreaches } from './pactSchemaCheck.ts';
 import { readPact } from './verification/pactFile.ts';
 

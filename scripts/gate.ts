@@ -38,7 +38,9 @@ function changedPactFiles(): string[] {
 }
 
 async function main(): Promise<number> {
-  for (const dir of ['reports/results', GATE_RECORDINGS, 'reports/logs']) rmSync(dir, { recursive: true, force: true });
+  // Results of earlier runs would mix into this run's report; the Allure history (reports/history) stays.
+  for (const dir of ['reports/results', 'reports/allure-results', 'reports/junit', GATE_RECORDINGS, 'reports/logs'])
+    rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
 
   console.log('gate 1/4: unit tests and the suites of both APIs against the twins');
@@ -137,7 +139,7 @@ async function main(): Promise<number> {
   }
   const pactsOk = !process.env.CI || stalePacts.length === 0;
   if (!pactsOk) total.failed += 1;
-  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all four runs`);
   console.log(summaryLine(total));
   return [first, second, third, fourth].every((c) => c === 0) && total.failed === 0 && leaks.length === 0 && pactsOk ? 0 : 1;
 }

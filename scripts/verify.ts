@@ -8,22 +8,16 @@ import { rmSync } from 'node:fs';
 import { announceTarget } from './lib/announceTarget.ts';
 
 /** The suites of every API, the properties and the pacts (contracts-verify pulls in the consumer pacts), by Playwright project. */
-const API_PROJECTS = ['store', 'media', 'properties', 'contracts-verify'];
+const API_PROJECTS = ['store', 'media', 'storefront', 'properties', 'contracts-verify'];
 
 async function main(): Promise<number> {
   const config = announceTarget('verify: checking every contract, pact and suite');
   if (!config) return 2;
-  rmSync('reports/allure-results', { recursive: true, force: true });
+  for (const dir of ['reports/allure-results', 'reports/junit']) rmSync(dir, { recursive: true, force: true });
   const tests = await runTool('playwright', ['test', ...API_PROJECTS.map((p) => `--project=${p}`), ...process.argv.slice(2)]);
   console.log('verify: building the Allure report');
-  const report = await runTool('allure', [
-    'generate',
-    'reports/allure-results',
-    '--output',
-    'reports/allure-report',
-    '--report-name',
-    `API contract harness (${config.target})`,
-  ]);
+  // allurerc.ts: output, grouping, categories and the history file.
+  const report = await runTool('allure', ['generate', 'reports/allure-results', '--report-name', `API contract harness (${config.target})`]);
   console.log('verify: report in reports/allure-report (npm run report:open), rule coverage in reports/rule-coverage.md');
   return tests !== 0 ? tests : report;
 }

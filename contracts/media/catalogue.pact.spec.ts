@@ -4,7 +4,7 @@
  * anime, the 404 of a hidden title as a JSON:API error document, and a library
  * entry whose adult anime include is null when anonymous.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { NotFoundError } from '../../src/clients/media/errors.ts';
 import { JSON_API, mediaClient as client, mediaPact as pact } from './mediaPact.ts';

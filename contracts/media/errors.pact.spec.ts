@@ -1,5 +1,5 @@
 /** Media consumer contract for a JSON:API error document: a request the service refuses. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { MediaApiError } from '../../src/clients/media/errors.ts';
 import { JSON_API, mediaClient, mediaPact } from './mediaPact.ts';

@@ -3,7 +3,7 @@
  * library entries and accepting a group invite. The verification signs in as
  * the user the state names and injects that token.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { JSON_API, SIGNED_IN, mediaClient, mediaPact } from './mediaPact.ts';

@@ -1,5 +1,5 @@
 /** Store consumer contract for reading one category, through the typed client. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import { STORE_STATES } from './providerStates.ts';

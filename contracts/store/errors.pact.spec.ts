@@ -4,7 +4,7 @@
  * and the 400 of a request without a User-Agent. Bodies the contract does not
  * specify are not promised.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { PaymentRequiredError, RateLimitError } from '../../src/clients/store/errors.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';

@@ -4,7 +4,7 @@
  * header, creating a product with a plain-string and with a localized name,
  * and the 422 of an invalid one.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { ValidationError } from '../../src/clients/store/errors.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';

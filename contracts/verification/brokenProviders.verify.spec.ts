@@ -4,7 +4,7 @@
  * verifies the interaction that break touches, and expects Pact's own mismatch
  * report. States are still arranged through the twin's control API.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';

@@ -6,7 +6,7 @@
  * On HARNESS_TARGET=record and replay each interaction is recorded or replayed
  * as recordings/<api>/contracts/<interaction> (recordedProvider.ts).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { pactPath, readPact, type PactNames } from './pactFile.ts';
 import type { ProviderTarget } from './providerTarget.ts';

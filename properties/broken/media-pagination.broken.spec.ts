@@ -3,7 +3,7 @@
  * pagination defect (src/twins/media/defects.ts), naming the rule the defect
  * breaks and how to replay the counterexample.
  */
-import { test } from '@playwright/test';
+import { test } from '../../src/testing/harnessTest.ts';
 import { MEDIA_DEFECTS, type MediaDefect } from '../../src/twins/media/defects.ts';
 import { startMediaTwin, type RunningMediaTwin } from '../../src/twins/media/server.ts';
 import { paginationProperty } from '../media/pagination.property.ts';

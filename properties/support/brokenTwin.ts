@@ -5,7 +5,7 @@
  * expectation that fast-check finds a counterexample whose report names the
  * rule the defect breaks and says how to replay it.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import type fc from 'fast-check';
 import { STORE_DEFECTS, type StoreDefect } from '../../src/twins/store/defects.ts';
 import { startStoreTwin, type RunningStoreTwin } from '../../src/twins/store/server.ts';

@@ -6,11 +6,16 @@
 import type { TestInfo } from '@playwright/test';
 import { STORE_RULES } from '../../src/rules/storeRules.ts';
 import { driftAnnotation, observedOnLive } from '../../src/testing/ruleTest.ts';
+import { markFinding } from '../../src/reporting/findings.ts';
 
 export type DriftSink = (ruleId: string, message: string) => void;
 
 export function driftSink(testInfo: TestInfo): DriftSink {
-  return (ruleId, message) => testInfo.annotations.push(driftAnnotation(ruleId, message));
+  return (ruleId, message) => {
+    testInfo.annotations.push(driftAnnotation(ruleId, message));
+    // The sink is synchronous; the label reaches the report before the test ends.
+    void markFinding(!!STORE_RULES[ruleId]?.knownDrift);
+  };
 }
 
 /** Whether a store rule is observed on live (drift) rather than asserted, by the same test as the suites. */

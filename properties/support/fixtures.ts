@@ -2,7 +2,7 @@
  * Fixtures of the properties: the arena of the configured target, and the
  * rule a property checks, named in its title and report like the suites'.
  */
-import { test as base } from '@playwright/test';
+import { test as base } from '../../src/testing/harnessTest.ts';
 import { harnessConfig, type Target } from '../../src/config/harnessConfig.ts';
 import { storeArenaForTarget, type StoreArena } from './storeArena.ts';
 

@@ -126,7 +126,9 @@ export async function assertProperty<Ts>(
     type: 'property',
     description: `${outcome.numRuns} cases, ${Math.round(outcome.elapsedMs)} ms, ${perSecond} cases/s, seed ${outcome.seed}`,
   });
-  await testInfo.attach('property.txt', { body: outcome.report, contentType: 'text/plain' });
+  // A failure names its seed and path in the attachment's title, so the report shows how to replay it.
+  const name = outcome.failed ? `counterexample (seed ${outcome.seed}, path ${outcome.path ?? ''})` : 'property.txt';
+  await testInfo.attach(name, { body: outcome.report, contentType: 'text/plain' });
   if (outcome.failed) {
     testInfo.annotations.push({ type: 'replay', description: outcome.replay ?? '' });
     console.error(`\n[property] ${testInfo.title}\n${outcome.report}\n`);

@@ -6,6 +6,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { Rule, RuleCatalogue } from '../rules/Rule.ts';
 import type { Target } from '../config/harnessConfig.ts';
+import { markFinding } from '../reporting/findings.ts';
 
 export interface RuleContext {
   target: Target;
@@ -100,5 +101,6 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     const message = error instanceof Error ? error.message : String(error);
     testInfo.annotations.push(driftAnnotation(rule.id, message, rule.knownDrift));
     await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
+    await markFinding(!!rule.knownDrift);
   }
 }

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../src/clock/Clock.ts';
 
 test('VirtualClock.sleep advances time at once instead of waiting', async () => {

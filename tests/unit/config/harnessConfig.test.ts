@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { describeConfig, loadConfig } from '../../../src/config/harnessConfig.ts';
 import { ConfigError } from '../../../src/config/ConfigError.ts';
 

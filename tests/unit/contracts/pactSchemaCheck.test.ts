@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { PACT_APIS, pactSchemaBreaches, type PactApi } from '../../../contracts/pactSchemaCheck.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -2,7 +2,7 @@
  * The deploy gate's script (scripts/pactBroker.ts): how it builds the broker client's command and
  * environment, and, end to end, what Pact's own broker client sends to a fake broker on loopback.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { ModelBucket } from '../../../properties/store/bucketModel.ts';
 import { checkAnswer, type BucketModelState } from '../../../properties/store/rateLimit.property.ts';
 import type { BucketObservation, BucketWorld } from '../../../properties/store/bucketWorld.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import fc from 'fast-check';
 import { PropertyEnvError, readPropertyEnv, runProperty } from '../../../properties/support/propertyRun.ts';
 import { liveRateBudget, RequestBudget } from '../../../properties/support/liveBudget.ts';

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { readCassette, writeCassette, type Cassette, type Interaction } from '../../../src/recording/cassette.ts';
 import { checkRecordings, compareRecordings, type DriftFinding, type DriftReport } from '../../../src/recording/drift.ts';
 import { renderDriftMarkdown, writeDriftReport } from '../../../src/recording/driftReport.ts';

@@ -4,7 +4,7 @@
  * comes back as sent, and with a recording open the exchange with the origin
  * lands in the cassette (the client's own hop to the proxy is dropped).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';

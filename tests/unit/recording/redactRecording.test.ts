@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import type { Interaction } from '../../../src/recording/cassette.ts';
 import { patternsFromEnv, redactInteraction, standIn } from '../../../src/recording/redactRecording.ts';
 

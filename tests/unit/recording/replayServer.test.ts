@@ -4,7 +4,7 @@
  * then cycle, a cassette can be chosen by header, a miss is a 501 that names
  * the closest recorded request, and the real `kitsu` npm client reads from it.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import Kitsu from 'kitsu';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';

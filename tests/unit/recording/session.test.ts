@@ -3,7 +3,7 @@
  * the planted token back in a header and its body, recorded through the
  * socket-level capture, then replayed by nock with the provider gone.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';

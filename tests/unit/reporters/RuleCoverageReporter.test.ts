@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import RuleCoverageReporter from '../../../src/reporters/RuleCoverageReporter.ts';
 import { STORE_RULES } from '../../../src/rules/storeRules.ts';

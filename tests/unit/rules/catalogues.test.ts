@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { CATALOGUES } from '../../../src/rules/catalogues.ts';
 import { defineRules } from '../../../src/rules/Rule.ts';
 import { skipReason } from '../../../src/testing/ruleTest.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
 import { schemaRegistry } from '../../../src/schemas/schemaRegistry.ts';
 import { formatIssues, validate } from '../../../src/schemas/validate.ts';

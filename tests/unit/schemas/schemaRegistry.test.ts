@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { STORE_CONTRACT } from '../../../src/rules/storeContract.ts';
 import { STORE_RULES } from '../../../src/rules/storeRules.ts';
 import { CONTRACTS_DIR, SCHEMA_ID_BASE, SchemaRegistry, schemaRegistry } from '../../../src/schemas/schemaRegistry.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { formatIssues, validate } from '../../../src/schemas/validate.ts';
 
 const FIXTURES = new URL('../../../../shared/fixtures/store/', import.meta.url);

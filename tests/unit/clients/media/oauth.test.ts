@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { MediaClient } from '../../../../src/clients/media/MediaClient.ts';
 import { MediaApiError, MediaInvalidResponseError, MediaRequestError, OAuthError } from '../../../../src/clients/media/errors.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { queryPairs, queryString } from '../../../../src/clients/media/queryString.ts';
 
 // Field notes: Filters, sort, include, fields; Pagination (the real links percent-encode brackets).

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { resolveRelationship } from '../../../../src/clients/media/resolveRelationship.ts';
 import type { JsonApiDocument, ResourceObject } from '../../../../src/clients/media/types.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { MockAgent } from 'undici';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { MediaClient } from '../../../../src/clients/media/MediaClient.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { StoreClient } from '../../../../src/clients/store/StoreClient.ts';
 import { RateLimitError, StoreApiError, StoreTransportError } from '../../../../src/clients/store/errors.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { parseLinkHeader } from '../../../../src/clients/store/parseLinkHeader.ts';
 
 // store.pagination.link-full-urls: the Link forms published in the docs and an SDK fixture

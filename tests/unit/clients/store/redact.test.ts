@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { REDACTED, redactHeaders, redactText, redactUrl } from '../../../../src/http/redact.ts';
 
 // src/http/redact.ts: what reports and error messages may show.

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { MEDIA_SEED } from '../../../../src/twins/media/seedFacts.ts';
 import { startMediaTwin } from '../../../../src/twins/media/server.ts';
 import { send, signIn, startTestTwin, type TestTwin } from './mediaHttp.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { DEPRECATED_RELATIONSHIPS } from '../../../../src/rules/mediaRoutes.ts';
 import { MEDIA_SEED } from '../../../../src/twins/media/seedFacts.ts';
 import { JSON_API, send, startTestTwin, type TestTwin } from './mediaHttp.ts';

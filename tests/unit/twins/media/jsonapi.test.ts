@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { MEDIA_CONTRACT } from '../../../../src/rules/mediaContract.ts';
 import { JsonApiError } from '../../../../src/twins/media/jsonapi/errors.ts';
 import { parseFieldsets } from '../../../../src/twins/media/jsonapi/fields.ts';

@@ -6,7 +6,7 @@
  * bodies built from plain objects, and DELETE with a `{data: {id, type}}` body;
  * and read what it reads: `data`, `included`, `meta`, `links`, and `errors` on failure.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { MEDIA_SEED } from '../../../../src/twins/media/seedFacts.ts';
 import { JSON_API, send, signIn, startTestTwin, type TestTwin } from './mediaHttp.ts';
 

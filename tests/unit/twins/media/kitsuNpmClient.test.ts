@@ -3,7 +3,7 @@
  * lists, filters, includes, pages through and fetches single anime and library
  * entries, and receives JSON:API errors it understands.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import Kitsu from 'kitsu';
 import { startMediaTwin } from '../../../../src/twins/media/server.ts';
 import { MEDIA_SEED } from '../../../../src/twins/media/seedFacts.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { mediaRoutes, type MediaRoute } from '../../../../src/rules/mediaRoutes.ts';
 import { definitionForCollection } from '../../../../src/twins/media/registry.ts';
 import { MEDIA_SEED } from '../../../../src/twins/media/seedFacts.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS, READ_ONLY_COLLECTIONS, STANDARD_COLLECTIONS } from '../../../../src/rules/mediaRoutes.ts';
 import { MEDIA_CONTRACT } from '../../../../src/rules/mediaContract.ts';
 import { MediaState } from '../../../../src/twins/media/mediaState.ts';

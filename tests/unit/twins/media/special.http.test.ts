@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { MEDIA_SEED } from '../../../../src/twins/media/seedFacts.ts';
 import { JSON_API, control, send, signIn, startTestTwin, type TestTwin } from './mediaHttp.ts';
 

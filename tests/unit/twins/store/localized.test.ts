@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { applyHandleWrite, applyLocalizedWrite, isBlankWrite, parseLocalizedWrite, renderLocalized, slugify } from '../../../../src/twins/store/localized.ts';
 
 const languages = ['es', 'pt', 'en'] as const;

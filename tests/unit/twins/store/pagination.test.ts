@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import { StoreApiError } from '../../../../src/twins/store/errors.ts';
 import { assertPageExists, buildLinkHeader, paginationHeaders, parsePageRequest, selectPage } from '../../../../src/twins/store/pagination.ts';

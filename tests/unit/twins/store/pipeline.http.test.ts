@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import type { ApiContext } from '../../../../src/twins/store/apiContext.ts';
 import { handleApiRequest } from '../../../../src/twins/store/apiPipeline.ts';

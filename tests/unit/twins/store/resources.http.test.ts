@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import type { RunningStoreTwin } from '../../../../src/twins/store/server.ts';
 import { advanceClock, control, createStore, send, startTestTwin, storeApi, USER_AGENT } from './twinHttp.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import type { RunningStoreTwin } from '../../../../src/twins/store/server.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import { USER_AGENT, advanceClock, control, send, sendRaw, startTestTwin } from './twinHttp.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import { LATEST_TIMESTAMP_MS, formatTimestamp, parseTimestamp, toWholeSecond } from '../../../../src/twins/store/timestamps.ts';
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import type { RunningStoreTwin } from '../../../../src/twins/store/server.ts';
 import { control, createStore, startTestTwin, storeApi, type TwinStoreInfo } from './twinHttp.ts';
 

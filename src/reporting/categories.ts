@@ -1,0 +1,58 @@
+/**
+ * Whose fault a red (or noteworthy) test is, as the report's categories: the
+ * first category whose matcher fits wins, so the order matters.
+ * - a broken contract: a rule, a schema or a pact failed against a real (or
+ *   recorded) provider: the provider's fault;
+ * - a recording out of step: a replay was asked for a request never recorded;
+ * - a known defect of the real service and drift: live observations that
+ *   passed as findings (src/reporting/findings.ts);
+ * - a broken test: anything else, including any failure on the twins, which
+ *   are part of the harness.
+ */
+import type { AllureConfig } from 'allure';
+import { FINDING_LABEL } from './findings.ts';
+import { TARGET_LABEL } from './allureMeta.ts';
+
+type CategoryRule = Extract<NonNullable<AllureConfig['categories']>, { rules: unknown }>['rules'][number];
+type PredicateMatcher = Extract<NonNullable<CategoryRule['matchers']>, (d: never) => boolean>;
+type CategoryMatchingData = Parameters<PredicateMatcher>[0];
+
+/** A failure message that names a rule of the contract, the route schemas, or a pact interaction. */
+export const CONTRACT_FAILURE = /\[(?:store|media)\.[a-z0-9-]+\.[a-z0-9-]+\]|\[contract schemas\]|breaks the pact interaction/;
+/** A replay asked for a request its cassette does not hold. */
+export const REPLAY_MISS = /^replay: |ReplayMiss/m;
+
+const RED = ['failed', 'broken'] as const;
+
+function labelOf(d: CategoryMatchingData, name: string): string | undefined {
+  return d.labels.find((label) => label.name === name)?.value;
+}
+
+/** The provider was a real service, live or recorded from one: not a twin of the harness. */
+function againstRealProvider(d: CategoryMatchingData): boolean {
+  return labelOf(d, TARGET_LABEL) !== 'mock';
+}
+
+export const CATEGORY_NAMES = {
+  brokenContract: "Broken contract (the provider's fault)",
+  replayMiss: 'Recording out of step with the suites (record again)',
+  knownDefect: 'Known defect of the real service',
+  drift: 'Drift (live observation beyond the contract)',
+  brokenTest: "Broken test (the harness's fault)",
+} as const;
+
+export function reportCategories(): CategoryRule[] {
+  return [
+    {
+      id: 'broken-contract',
+      name: CATEGORY_NAMES.brokenContract,
+      matchers: (d) => RED.includes(d.status as (typeof RED)[number]) && againstRealProvider(d) && CONTRACT_FAILURE.test(d.message ?? ''),
+      groupBy: [{ label: 'epic' }, { label: 'feature' }],
+      expand: true,
+    },
+    { id: 'replay-miss', name: CATEGORY_NAMES.replayMiss, matchers: { statuses: RED, message: REPLAY_MISS } },
+    { id: 'known-defect', name: CATEGORY_NAMES.knownDefect, matchers: { labels: { [FINDING_LABEL]: /^known defect$/ } }, groupBy: [{ label: 'epic' }] },
+    { id: 'drift', name: CATEGORY_NAMES.drift, matchers: { labels: { [FINDING_LABEL]: /^drift$/ } }, groupBy: [{ label: 'epic' }] },
+    { id: 'broken-test', name: CATEGORY_NAMES.brokenTest, matchers: { statuses: RED }, groupByMessage: true },
+  ];
+}

@@ -1,0 +1,30 @@
+/**
+ * A tiny run whose Allure results the report test builds and renders: the real
+ * store fixtures against twins on their own ports, one test that passes and one
+ * that fails on purpose. Not part of any project of playwright.config.ts.
+ */
+import { defineConfig } from '@playwright/test';
+import { harnessConfig } from '../../../../src/config/harnessConfig.ts';
+import { environmentInfo } from '../../../../src/reporting/environmentInfo.ts';
+
+process.env.PACT_DO_NOT_TRACK = 'true';
+const resultsDir = process.env.SAMPLE_ALLURE_RESULTS;
+if (!resultsDir) throw new Error('sample.config.ts: set SAMPLE_ALLURE_RESULTS to the directory the Allure results go to.');
+const storePort = Number(process.env.STORE_MOCK_PORT);
+const mediaPort = Number(process.env.KITSU_MOCK_PORT);
+
+export default defineConfig({
+  reporter: [['allure-playwright', { resultsDir, environmentInfo: environmentInfo(harnessConfig(), 'report sample') }]],
+  outputDir: `${resultsDir}/../test-output`,
+  projects: [{ name: 'store', testDir: '.', testMatch: '*.sample.ts' }],
+  webServer: {
+    command: `"${process.execPath}" src/twins/main.ts`,
+    cwd: '../../../..',
+    url: `http://127.0.0.1:${storePort}/__twin/health`,
+    reuseExistingServer: false,
+    env: { STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort), KITSU_MOCK_CLOCK: 'virtual' },
+    stdout: 'ignore',
+    stderr: 'pipe',
+    timeout: 30_000,
+  },
+});
