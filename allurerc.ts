@@ -18,6 +18,7 @@ export default defineConfig({
         reportName: 'API contract harness',
         reportLanguage: 'en',
         groupBy: ['epic', 'feature', 'story'],
+        layout: 'split',
       },
     },
   },
