@@ -27,6 +27,8 @@ export interface TwinStoreConfig {
   readonly userAgent: string;
   /** On the twin every test gets its own store, so writes are always allowed. */
   readonly allowWrites: true;
+  /** The twin serves its own product pages (/storefront); STOREFRONT_URL is for live. */
+  readonly storefrontUrl?: undefined;
 }
 
 export interface LiveStoreConfig {
@@ -37,6 +39,8 @@ export interface LiveStoreConfig {
   readonly token: string;
   readonly userAgent: string;
   readonly allowWrites: boolean;
+  /** STOREFRONT_URL: a product page of the store, for the storefront suite; undefined when unset. */
+  readonly storefrontUrl?: string | undefined;
 }
 
 export interface TwinMediaConfig {
@@ -144,8 +148,32 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
     );
   }
   const allowWrites = readFlag(env, 'STORE_ALLOW_WRITES', problems);
+  const storefrontUrl = readStorefrontUrl(env, problems);
   if (!apiUrl || !storeId || !token || !userAgent) return undefined;
-  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites };
+  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl };
+}
+
+/** STOREFRONT_URL: optional; when set, an http(s) URL of a product page with at least two variants. */
+function readStorefrontUrl(env: Env, problems: string[]): string | undefined {
+  const raw = env.STOREFRONT_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.username || url.password)) {
+    problems.push('STOREFRONT_URL carries credentials in the URL. Remove them: a product page is public.');
+    return undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    problems.push(
+      `STOREFRONT_URL is "${raw}", not an http(s) URL. Set it to a product page of the store with at least two variants, e.g. STOREFRONT_URL=https://<shop>.mitiendanube.com/productos/<handle>/, or unset it to skip the storefront checks on live.`,
+    );
+    return undefined;
+  }
+  return url.href;
 }
 
 function readTwinMedia(env: Env, problems: string[]): TwinMediaConfig {
@@ -214,6 +242,7 @@ export function describeConfig(config: HarnessConfig): Record<string, string> {
     'store id': store.storeId,
     'store token': '(set, not shown)',
     'store writes': store.allowWrites ? 'allowed' : 'read-only',
+    storefront: store.storefrontUrl ?? '(STOREFRONT_URL unset: storefront checks skipped)',
     'media api': media.apiUrl,
     'media token': media.token ? '(set, not shown)' : '(none: anonymous checks only)',
     'media writes': media.allowWrites ? 'allowed' : 'read-only',

@@ -412,6 +412,29 @@ const rules: Rule[] = [
     needs: 'twin',
     text: 'Deliveries carry X-Linkedstore-HMAC-SHA256, the lower-case hex HMAC-SHA256 of the raw body keyed with the app secret.',
   },
+
+  // Storefront scripts: checked in a browser (suites/storefront); on live, on the product page STOREFRONT_URL names.
+  {
+    id: 'store.storefront.on-change-variant',
+    section: 'Storefront script event',
+    source: 'spec',
+    needs: 'any',
+    text: 'LS.registerOnChangeVariant(callback): when the chosen product variant changes, callback is called with one argument, a variant object.',
+  },
+  {
+    id: 'store.storefront.variant-element',
+    section: 'Variant (storefront script object)',
+    source: 'spec',
+    needs: 'any',
+    text: "The variant object's member element is a string holding a selector for the container of the chosen variant's form.",
+  },
+  {
+    id: 'store.storefront.works-while-suspended',
+    section: 'States and transitions',
+    source: 'spec',
+    needs: 'twin',
+    text: 'Storefront scripts are not included in the suspension: while every API call answers 402, the product page and its variant event still work.',
+  },
 ];
 
 export const STORE_RULES = defineRules(rules);

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(`  control API: ${store.url}/__twin (GET /__twin/health, POST /__twin/stores, POST /__twin/reset)`);
+    console.log(`  storefront: ${store.url}/storefront/{store_id}/products/{product_id} (product pages with LS.registerOnChangeVariant)`);
   } catch (error) {
     console.error(`[mock] Store Commerce API twin: ${describeStartFailure(error, 'STORE_MOCK_PORT', storePort)}`);
     process.exitCode = 1;

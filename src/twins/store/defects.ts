@@ -1,8 +1,8 @@
 /**
  * Deliberate defects a store twin can be started with, one at a time, to prove
- * that the properties (properties/) go red when a provider breaks the rule
- * they check. Only tests start a defective twin (startStoreTwin({ defect }));
- * `npm run mock` and the suites' twin never have one.
+ * that the properties (properties/) and the storefront checks go red when a
+ * provider breaks the rule they check. Only tests start a defective twin
+ * (startStoreTwin({ defect })); `npm run mock` and the suites' twin never have one.
  */
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { LocalizedWrite } from './localized.ts';
@@ -14,6 +14,8 @@ export const STORE_DEFECTS = {
   'page-repeats-item': "store.pagination.follow-links: every page after the first starts with the previous page's last item",
   'wrong-last-link': 'store.pagination.link-rels-presence: rel="last" points one page before the last',
   'string-main-language-only': 'store.localized.string-applies-to-all: a plain-string name is stored for the main language only',
+  'storefront-callback-without-variant': 'store.storefront.on-change-variant: LS calls the callback with no argument',
+  'storefront-element-matches-nothing': 'store.storefront.variant-element: variant.element names no element of the page',
 } as const;
 
 export type StoreDefect = keyof typeof STORE_DEFECTS;

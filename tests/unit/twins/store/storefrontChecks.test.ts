@@ -126,6 +126,21 @@ test.describe('in chromium, on a twin storefront with a defect', () => {
     }
   }
 
+  test('a theme that hides its select behind buttons still gets the variant changed, with a change event', async () => {
+    const page = await browser!.newPage();
+    try {
+      await page.setContent(
+        `<select name="variation[0]" style="display:none"><option value="">Pick</option><option value="S">S</option><option value="M" disabled>M</option><option value="L">L</option></select>
+         <script>window.changes = []; document.querySelector('select').addEventListener('change', (e) => window.changes.push(e.target.value));</script>`,
+      );
+      expect(await pickAnotherVariant(page, ON_CHANGE)).toEqual({ selector: 'select[name^="variation"]', from: '', to: 'S' });
+      expect(await pickAnotherVariant(page, ON_CHANGE)).toEqual({ selector: 'select[name^="variation"]', from: 'S', to: 'L' });
+      expect(await page.evaluate('window.changes')).toEqual(['S', 'L']);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('without a defect the checks find nothing', async () => {
     expect(await checkStorefront(undefined)).toEqual({ calls: [], element: [] });
   });

@@ -1,0 +1,48 @@
+import { renderLocalized } from '../localized.ts';
+import type { Variant } from '../resources/variants.ts';
+import type { StoreState } from '../storeState.ts';
+
+/**
+ * The variant object LS hands to a registered callback (spec, Variant
+ * (storefront script object)): `element` plus the variant fields of the field
+ * notes a storefront shows. Costs, dimensions and codes stay out: they are the
+ * merchant's, not the shopper's.
+ */
+export interface StorefrontVariant {
+  /** A selector for the container of this variant's form (store.storefront.variant-element). */
+  readonly element: string;
+  readonly id: number;
+  readonly product_id: number;
+  readonly image_id: number | null;
+  readonly position: number;
+  /** Decimal string; null means "ask for the price" (field notes, Variant). */
+  readonly price: string | null;
+  readonly promotional_price: string | null;
+  /** null when the stock is not managed (field notes, Variant). */
+  readonly stock: number | null;
+  readonly sku: string | null;
+  /** Localized objects, as the API answers them. */
+  readonly values: readonly Record<string, string>[];
+}
+
+/** The id of a variant's form container on the product page. */
+export function formContainerId(variant: Variant): string {
+  return `product_form_${variant.id}`;
+}
+
+export function storefrontVariant(store: StoreState, variant: Variant): StorefrontVariant {
+  // The defect names a container that does not exist (dashes instead of underscores).
+  const element = store.defect === 'storefront-element-matches-nothing' ? `#product-form-${variant.id}` : `#${formContainerId(variant)}`;
+  return {
+    element,
+    id: variant.id,
+    product_id: variant.productId,
+    image_id: variant.imageId,
+    position: variant.position,
+    price: variant.price,
+    promotional_price: variant.promotionalPrice,
+    stock: variant.stockManagement ? variant.stock : null,
+    sku: variant.sku,
+    values: variant.values.map((value) => renderLocalized(value, store.languages)),
+  };
+}
