@@ -20,7 +20,7 @@ if (missing) {
 const served = await serveReport(ALLURE_REPORT);
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
   await page.goto(served.url);
   const section = (name: string) => page.getByTestId('tree-section-title').filter({ hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
   for (const name of [epic, feature, story]) {
@@ -34,6 +34,12 @@ try {
     .first()
     .click();
   await page.getByTestId('code-attachment-content').first().waitFor();
+  // The tree from the top (environment, epics) down: scroll its panel back to the start.
+  await section(epic)
+    .first()
+    .evaluate((el) => {
+      for (let node = el.parentElement; node; node = node.parentElement) if (node.scrollHeight > node.clientHeight + 1) node.scrollTop = 0;
+    });
   await page.screenshot({ path: OUT });
   console.log(`report:screenshot: ${OUT} (${epic} → ${feature} → ${story})`);
 } finally {

@@ -31,6 +31,8 @@ export const test = base.extend<{ allureLabels: void }>({
       await allure.labels(...meta.labels);
       if (meta.links.length > 0) await allure.links(...meta.links);
       for (const { name, value } of meta.parameters) await allure.parameter(name, value);
+      // Two replays of different cassettes (npm test replays its own recording and the shipped one) are different runs.
+      if (/^(record|replay)$/.test(runTarget())) await allure.parameter('recordings', process.env.RECORDINGS_DIR?.trim() || 'recordings');
       if (meta.description) await allure.description(meta.description);
       await use();
     },
