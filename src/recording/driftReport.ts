@@ -4,6 +4,8 @@
  * beside the JSON, both under reports/drift/ and attached to the Allure report
  * as one result named "drift report" (failed when anything breaks the contract).
  */
+import { TARGET_LABEL } from '../reporting/allureMeta.ts';
+import { FINDING_LABEL } from '../reporting/findings.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -185,6 +187,9 @@ function writeAllureResult(report: DriftReport, markdown: string, json: string, 
       { name: 'feature', value: 'Drift' },
       { name: 'suite', value: 'drift' },
       { name: 'severity', value: failed ? 'critical' : 'normal' },
+      // Sorted by the report's categories (src/reporting/categories.ts): a live observation, or a broken contract.
+      { name: TARGET_LABEL, value: 'record' },
+      ...(report.observations > 0 && !failed ? [{ name: FINDING_LABEL, value: 'drift' }] : []),
     ],
     links: [],
     start,

@@ -84,6 +84,9 @@ test.describe('report categories say whose fault a red test is', () => {
     expect(categorise({ status: 'failed', message, labels: live })).toBe(CATEGORY_NAMES.brokenContract);
     expect(categorise({ status: 'broken', message: '[contract schemas] 1 answer(s) break', labels: live })).toBe(CATEGORY_NAMES.brokenContract);
     expect(categorise({ status: 'failed', message, labels: mock })).toBe(CATEGORY_NAMES.brokenTest);
+    // npm run drift's own result: contract breaks in a fresh recording are the provider's.
+    const drift = [{ name: 'target', value: 'record' }];
+    expect(categorise({ status: 'failed', message: '2 contract breaks, 1 observation: …', labels: drift })).toBe(CATEGORY_NAMES.brokenContract);
   });
 
   test('a replay miss, drift, a known defect and a plain crash each land in their own category; a plain pass in none', () => {
