@@ -1,5 +1,4 @@
-import { renderLocalized } from '../localized.ts';
-import type { Variant } from '../resources/variants.ts';
+import { renderVariant, type Variant } from '../resources/variants.ts';
 import type { StoreState } from '../storeState.ts';
 
 /**
@@ -30,19 +29,12 @@ export function formContainerId(variant: Variant): string {
   return `product_form_${variant.id}`;
 }
 
+/** The members the storefront object shares with the API's variant: the same values, rendered once (resources/variants.ts). */
+const SHARED_WITH_API = ['id', 'product_id', 'image_id', 'position', 'price', 'promotional_price', 'stock', 'sku', 'values'] as const;
+
 export function storefrontVariant(store: StoreState, variant: Variant): StorefrontVariant {
   // The defect names a container that does not exist (dashes instead of underscores).
   const element = store.defect === 'storefront-element-matches-nothing' ? `#product-form-${variant.id}` : `#${formContainerId(variant)}`;
-  return {
-    element,
-    id: variant.id,
-    product_id: variant.productId,
-    image_id: variant.imageId,
-    position: variant.position,
-    price: variant.price,
-    promotional_price: variant.promotionalPrice,
-    stock: variant.stockManagement ? variant.stock : null,
-    sku: variant.sku,
-    values: variant.values.map((value) => renderLocalized(value, store.languages)),
-  };
+  const api = renderVariant(store, variant);
+  return { element, ...Object.fromEntries(SHARED_WITH_API.map((member) => [member, api[member]])) } as StorefrontVariant;
 }

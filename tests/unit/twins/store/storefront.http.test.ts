@@ -1,19 +1,9 @@
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
-import type { RunningStoreTwin } from '../../../../src/twins/store/server.ts';
-import { control, createStore, send, startTestTwin, storeApi, type TwinStoreInfo } from './twinHttp.ts';
+import { control, createStore, send, storeApi, useTestTwin, type TwinStoreInfo } from './twinHttp.ts';
 
 // The twin's storefront (src/twins/store/storefront): product pages built from the API's own state.
 
-let twin: RunningStoreTwin;
-let internalErrors: unknown[];
-
-test.beforeAll(async () => {
-  ({ twin, internalErrors } = await startTestTwin());
-});
-test.afterAll(async () => {
-  await twin.close();
-  expect(internalErrors).toEqual([]);
-});
+const twin = useTestTwin();
 
 const HOSTILE_NAME = 'Remera </script><script>alert(1)</script> & "x" \'y\'';
 
@@ -34,7 +24,7 @@ async function productWithVariants(store: TwinStoreInfo, extra: Record<string, u
 }
 
 function pageOf(store: TwinStoreInfo, productId: number | string): string {
-  return `${twin.url}/storefront/${store.storeId}/products/${productId}`;
+  return `${twin().url}/storefront/${store.storeId}/products/${productId}`;
 }
 
 /** The variant objects the page hands to LS callbacks. */
@@ -45,7 +35,7 @@ function lsVariants(html: string): Record<string, unknown>[] {
 }
 
 test('the product page shows the variants the API answers, a picker option and a form container for each', async () => {
-  const store = await createStore(twin.url, { products: 0 });
+  const store = await createStore(twin().url, { products: 0 });
   const product = await productWithVariants(store);
   const page = await send(pageOf(store, product.id));
   expect(page.status).toBe(200);
@@ -74,7 +64,7 @@ test('the product page shows the variants the API answers, a picker option and a
 });
 
 test('values from state are escaped: a product name cannot close the script or add markup', async () => {
-  const store = await createStore(twin.url, { products: 0 });
+  const store = await createStore(twin().url, { products: 0 });
   const product = await productWithVariants(store);
   const { text } = await send(pageOf(store, product.id));
   expect(text).not.toContain('<script>alert(1)');
@@ -86,9 +76,9 @@ test('values from state are escaped: a product name cannot close the script or a
 });
 
 test('store.storefront.works-while-suspended: the page is served while every API call answers 402', async () => {
-  const store = await createStore(twin.url, { products: 0 });
+  const store = await createStore(twin().url, { products: 0 });
   const product = await productWithVariants(store);
-  await control(twin.url, 'POST', `/stores/${store.storeId}/suspend`);
+  await control(twin().url, 'POST', `/stores/${store.storeId}/suspend`);
   expect((await storeApi(store)(`/products/${product.id}`)).status).toBe(402);
   const page = await send(pageOf(store, product.id));
   expect(page.status).toBe(200);
@@ -96,7 +86,7 @@ test('store.storefront.works-while-suspended: the page is served while every API
 });
 
 test('unknown stores and products, unpublished products and other paths answer a 404 page saying what is served', async () => {
-  const store = await createStore(twin.url, { products: 0 });
+  const store = await createStore(twin().url, { products: 0 });
   const hidden = await productWithVariants(store, { published: false });
   const cases: [string, RegExp][] = [
     [`/storefront/999999/products/1`, /Store 999999 does not exist on this twin/],
@@ -107,7 +97,7 @@ test('unknown stores and products, unpublished products and other paths answer a
     [`/storefront/${store.storeId}/products/1/extra`, /serves product pages only/],
   ];
   for (const [path, message] of cases) {
-    const answer = await send(`${twin.url}${path}`);
+    const answer = await send(`${twin().url}${path}`);
     expect(answer.status, path).toBe(404);
     expect(answer.headers['content-type'], path).toBe('text/html; charset=utf-8');
     expect(answer.text, path).toMatch(message);
@@ -115,14 +105,14 @@ test('unknown stores and products, unpublished products and other paths answer a
 });
 
 test('bad input gets a clear 4xx: ids that are not digits 400, other methods 405 with Allow, HEAD the headers only', async () => {
-  const store = await createStore(twin.url, { products: 0 });
+  const store = await createStore(twin().url, { products: 0 });
   const product = await productWithVariants(store);
   for (const [path, what] of [
     [`/storefront/abc/products/${product.id}`, '&quot;abc&quot; is not a store id'],
     [`/storefront/${store.storeId}/products/-1`, '&quot;-1&quot; is not a product id'],
     [`/storefront/${store.storeId}/products/%3Cb%3E`, '&quot;&lt;b&gt;&quot; is not a product id'],
   ] as const) {
-    const answer = await send(`${twin.url}${path}`);
+    const answer = await send(`${twin().url}${path}`);
     expect(answer.status, path).toBe(400);
     expect(answer.text, path).toContain(what);
   }

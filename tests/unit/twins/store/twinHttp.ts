@@ -2,6 +2,7 @@
  * Test helpers for the store twin's HTTP tests: the shared requests
  * (tests/unit/support/twinHttp.ts) plus stores, a store caller and the clock.
  */
+import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { startStoreTwin, type RunningStoreTwin } from '../../../../src/twins/store/server.ts';
 import { control, send, type Answer, type SendOptions } from '../../support/twinHttp.ts';
 
@@ -43,6 +44,25 @@ export function advanceClock(twinUrl: string, storeId: number, advanceMs: number
 }
 
 /** A twin on an ephemeral port that records internal errors instead of logging them. */
+/**
+ * A twin for every test of the file: started before the first, closed after
+ * the last, and the file fails if any request reached the 500 fallback.
+ */
+export function useTestTwin(): () => RunningStoreTwin {
+  let started: { twin: RunningStoreTwin; internalErrors: unknown[] } | undefined;
+  test.beforeAll(async () => {
+    started = await startTestTwin();
+  });
+  test.afterAll(async () => {
+    await started?.twin.close();
+    expect(started?.internalErrors, 'no request reached the 500 fallback').toEqual([]);
+  });
+  return () => {
+    if (!started) throw new Error('useTestTwin: the twin starts in beforeAll; call the getter inside a test');
+    return started.twin;
+  };
+}
+
 export async function startTestTwin(): Promise<{ twin: RunningStoreTwin; internalErrors: unknown[] }> {
   const internalErrors: unknown[] = [];
   const twin = await startStoreTwin({ port: 0, clock: 'virtual', onInternalError: (error) => internalErrors.push(error) });
