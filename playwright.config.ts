@@ -77,7 +77,8 @@ export default defineConfig({
       name: 'storefront',
       testDir: 'suites/storefront',
       testMatch: '**/*.spec.ts',
-      use: { browserName: 'chromium', launchOptions: chromiumLaunchOptions() },
+      // A failing browser test keeps a picture of the page, attached to its report.
+      use: { browserName: 'chromium', launchOptions: chromiumLaunchOptions(), screenshot: 'only-on-failure' },
     },
   ],
   webServer: needsTwins
