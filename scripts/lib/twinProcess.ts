@@ -50,6 +50,7 @@ export function twinAsLiveEnv(options: { storeUrl: string; mediaUrl: string; med
   return {
     STORE_API_URL: options.storeUrl,
     STORE_ID: SEEDED_STORE.id,
+    LIVE_STORE_ALLOWLIST: SEEDED_STORE.id,
     STORE_ACCESS_TOKEN: SEEDED_STORE.token,
     STORE_USER_AGENT: options.userAgent,
     STORE_ALLOW_WRITES: '1',

@@ -24,7 +24,7 @@ export interface WorkflowProblem {
 }
 
 /** The live target's settings that are credentials or identify the account: from repository secrets only. */
-export const LIVE_SECRETS = ['STORE_ID', 'STORE_ACCESS_TOKEN', 'STORE_USER_AGENT', 'KITSU_ACCESS_TOKEN'] as const;
+export const LIVE_SECRETS = ['STORE_ID', 'LIVE_STORE_ALLOWLIST', 'STORE_ACCESS_TOKEN', 'STORE_USER_AGENT', 'KITSU_ACCESS_TOKEN'] as const;
 const CREDENTIAL_NAME = /(TOKEN|SECRET|PASSWORD)$/;
 /** The whole value is one secret: `${{ secrets.NAME }}`. */
 const SECRET_VALUE = /^\$\{\{\s*secrets\.[A-Za-z_][A-Za-z0-9_]*\s*\}\}$/;

@@ -147,10 +147,33 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
       'STORE_USER_AGENT is not set. The Store API answers 400 without a User-Agent naming the app and a contact: export STORE_USER_AGENT="My app (https://example.com/contact)".',
     );
   }
+  if (/^\d+$/.test(storeId)) checkAllowlisted(env, storeId, problems);
   const allowWrites = readFlag(env, 'STORE_ALLOW_WRITES', problems);
   const storefrontUrl = readStorefrontUrl(env, problems);
   if (!apiUrl || !storeId || !token || !userAgent) return undefined;
   return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl };
+}
+
+/**
+ * LIVE_STORE_ALLOWLIST: the store ids a live run may touch (comma or space
+ * separated). A live run against any other store is refused before a request
+ * is sent: a mistyped STORE_ID must never reach a merchant's real shop.
+ */
+export function checkAllowlisted(env: Env, storeId: string, problems: string[]): void {
+  const raw = env.LIVE_STORE_ALLOWLIST?.trim() ?? '';
+  const listed = raw.split(/[\s,]+/).filter(Boolean);
+  const notIds = listed.filter((id) => !/^\d+$/.test(id));
+  if (listed.length === 0) {
+    problems.push(
+      `LIVE_STORE_ALLOWLIST is not set. A live run only touches the stores listed there, so a wrong STORE_ID never reaches a real shop: export LIVE_STORE_ALLOWLIST=${storeId} (comma-separated for several sandbox stores).`,
+    );
+  } else if (notIds.length > 0) {
+    problems.push(`LIVE_STORE_ALLOWLIST lists "${notIds.join('", "')}", which are not numeric store ids. List the sandbox stores' ids, comma-separated.`);
+  } else if (!listed.includes(storeId)) {
+    problems.push(
+      `STORE_ID ${storeId} is not in LIVE_STORE_ALLOWLIST (${listed.join(', ')}): the live run is refused. If store ${storeId} is a sandbox you may test against, add it to LIVE_STORE_ALLOWLIST; otherwise fix STORE_ID.`,
+    );
+  }
 }
 
 /** STOREFRONT_URL: optional; when set, an http(s) URL of a product page with at least two variants. */

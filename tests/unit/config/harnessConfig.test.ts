@@ -5,6 +5,7 @@ import { ConfigError } from '../../../src/config/ConfigError.ts';
 const live = {
   HARNESS_TARGET: 'live',
   STORE_ID: '123456',
+  LIVE_STORE_ALLOWLIST: '123456',
   STORE_ACCESS_TOKEN: 's3cr3t-token-value',
   STORE_USER_AGENT: 'My app (https://example.com/contact)',
 };
@@ -79,4 +80,17 @@ test('media: KITSU_API_URL must be https (or loopback) and end in /api/edge', ()
   expect(problemsOf({ ...live, KITSU_API_URL: 'http://kitsu.io/api/edge' })[0]).toMatch(/KITSU_API_URL.*TLS only/);
   expect(problemsOf({ ...live, KITSU_API_URL: 'https://kitsu.io/api' })[0]).toMatch(/ends in \/api\/edge/);
   expect(loadConfig({ ...live, KITSU_API_URL: 'http://127.0.0.1:4020/api/edge' }).media).toMatchObject({ apiUrl: 'http://127.0.0.1:4020/api/edge' });
+});
+
+test('a live run refuses a store that LIVE_STORE_ALLOWLIST does not list, and says how to allow it', () => {
+  const { LIVE_STORE_ALLOWLIST: _omitted, ...unlisted } = live;
+  expect(problemsOf(unlisted)).toEqual([expect.stringMatching(/LIVE_STORE_ALLOWLIST is not set.*export LIVE_STORE_ALLOWLIST=123456/)]);
+  expect(problemsOf({ ...live, LIVE_STORE_ALLOWLIST: '111, 222' })).toEqual([
+    expect.stringMatching(/STORE_ID 123456 is not in LIVE_STORE_ALLOWLIST \(111, 222\): the live run is refused/),
+  ]);
+  expect(problemsOf({ ...live, LIVE_STORE_ALLOWLIST: 'my-shop' })[0]).toMatch(/not numeric store ids/);
+  expect(loadConfig({ ...live, LIVE_STORE_ALLOWLIST: '999 123456,777' }).store).toMatchObject({ mode: 'live', storeId: '123456' });
+  // Recording is live too; the twins and replays touch no real store.
+  expect(problemsOf({ ...unlisted, HARNESS_TARGET: 'record' })[0]).toMatch(/LIVE_STORE_ALLOWLIST is not set/);
+  expect(loadConfig({ ...unlisted, HARNESS_TARGET: 'mock' }).store.mode).toBe('twin');
 });

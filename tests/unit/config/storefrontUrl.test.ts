@@ -5,6 +5,7 @@ import { ConfigError } from '../../../src/config/ConfigError.ts';
 const live = {
   HARNESS_TARGET: 'live',
   STORE_ID: '123456',
+  LIVE_STORE_ALLOWLIST: '123456',
   STORE_ACCESS_TOKEN: 's3cr3t-token-value',
   STORE_USER_AGENT: 'My app (https://example.com/contact)',
 };
