@@ -25,11 +25,13 @@ const selected = selectedProjects(process.argv);
 const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !== 'unit'));
 
 const ALLURE_RESULTS = 'reports/allure-results';
+// Reporters run in the main process only; workers load this file too, and need not ask git or read the results.
+const inWorker = process.env.TEST_WORKER_INDEX !== undefined;
 const reporters: ReporterDescription[] = [
   [process.env.CI ? 'dot' : 'list'],
   ['json', { outputFile: `reports/results/${runName}.json` }],
   // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
-  ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: mergedEnvironment(environmentInfo(config, runName), ALLURE_RESULTS) }],
+  ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environmentInfo(config, runName), ALLURE_RESULTS) }],
   // For CI systems that read JUnit XML.
   ['junit', { outputFile: `reports/junit/${runName}.xml` }],
   ['./src/reporters/RuleCoverageReporter.ts'],

@@ -159,7 +159,7 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
  * separated). A live run against any other store is refused before a request
  * is sent: a mistyped STORE_ID must never reach a merchant's real shop.
  */
-export function checkAllowlisted(env: Env, storeId: string, problems: string[]): void {
+function checkAllowlisted(env: Env, storeId: string, problems: string[]): void {
   const raw = env.LIVE_STORE_ALLOWLIST?.trim() ?? '';
   const listed = raw.split(/[\s,]+/).filter(Boolean);
   const notIds = listed.filter((id) => !/^\d+$/.test(id));

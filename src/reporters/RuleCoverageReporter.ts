@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { CATALOGUES } from '../rules/catalogues.ts';
+import { ruleIdsOf } from '../testing/ruleTest.ts';
 
 interface Verification {
   title: string;
@@ -39,7 +40,7 @@ export default class RuleCoverageReporter implements Reporter {
   onBegin(_config: FullConfig, suite: Suite): void {
     for (const test of suite.allTests()) {
       const project = test.parent.project()?.name ?? '';
-      const rules = test.annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!);
+      const rules = ruleIdsOf(test.annotations);
       this.#byTest.set(
         test,
         rules.map((rule) => ({ rule, v: { title: test.title, project, status: 'not run' } })),

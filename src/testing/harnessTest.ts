@@ -8,6 +8,7 @@ import { test as base } from '@playwright/test';
 import { relative, resolve, sep } from 'node:path';
 import * as allure from 'allure-js-commons';
 import { allureMetaFor } from '../reporting/allureMeta.ts';
+import { ruleIdsOf } from './ruleTest.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,7 +25,7 @@ export const test = base.extend<{ allureLabels: void }>({
           project: testInfo.project.name,
           file: relative(ROOT, testInfo.file).split(sep).join('/'),
           title: testInfo.title,
-          ruleIds: testInfo.annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!),
+          ruleIds: ruleIdsOf(testInfo.annotations),
         },
         runTarget(),
       );

@@ -31,6 +31,11 @@ export function ruleAnnotations(rule: Rule): { type: string; description: string
   ];
 }
 
+/** The rule ids a test names in its `rule` annotations (ruleAnnotations writes them). */
+export function ruleIdsOf(annotations: readonly { type: string; description?: string }[]): string[] {
+  return annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!);
+}
+
 /** Why a rule is not checked on this target, or undefined when it is. */
 export function skipReason(rule: Rule, ctx: RuleContext): string | undefined {
   if (ctx.target !== 'mock' && rule.needs === 'twin') {

@@ -1,24 +1,8 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { describeConfig, loadConfig } from '../../../src/config/harnessConfig.ts';
-import { ConfigError } from '../../../src/config/ConfigError.ts';
+import { LIVE_ENV, problemsOf } from './configEnv.ts';
 
-const live = {
-  HARNESS_TARGET: 'live',
-  STORE_ID: '123456',
-  LIVE_STORE_ALLOWLIST: '123456',
-  STORE_ACCESS_TOKEN: 's3cr3t-token-value',
-  STORE_USER_AGENT: 'My app (https://example.com/contact)',
-};
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return [...(error as ConfigError).problems];
-  }
-  throw new Error('expected a ConfigError');
-}
+const live = LIVE_ENV;
 
 test('the default target is the twins on port 4010', () => {
   const config = loadConfig({});

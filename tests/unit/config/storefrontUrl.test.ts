@@ -1,14 +1,8 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { loadConfig } from '../../../src/config/harnessConfig.ts';
-import { ConfigError } from '../../../src/config/ConfigError.ts';
+import { LIVE_ENV, problemsOf } from './configEnv.ts';
 
-const live = {
-  HARNESS_TARGET: 'live',
-  STORE_ID: '123456',
-  LIVE_STORE_ALLOWLIST: '123456',
-  STORE_ACCESS_TOKEN: 's3cr3t-token-value',
-  STORE_USER_AGENT: 'My app (https://example.com/contact)',
-};
+const live = LIVE_ENV;
 
 test('STOREFRONT_URL is read on live and left undefined when unset', () => {
   expect(loadConfig(live).store.storefrontUrl).toBeUndefined();
@@ -21,16 +15,6 @@ test('STOREFRONT_URL is read on live and left undefined when unset', () => {
   // The twin serves its own storefront.
   expect(loadConfig({ STOREFRONT_URL: 'https://shop.example/productos/x/' }).store.storefrontUrl).toBeUndefined();
 });
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 test('a STOREFRONT_URL that is not an http(s) URL names the variable and the fix', () => {
   for (const bad of ['shop.mitiendanube.com/productos/x', 'ftp://shop.example/x']) {
