@@ -6,7 +6,15 @@
  * standard error bodies) are checked by the tests of their own rules.
  */
 const ID = '\\d+';
-const ROUTES: { method: string; pattern: RegExp; status: number[]; schema: string }[] = [
+export interface StoreResponseRoute {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly status: readonly number[];
+  readonly schema: string;
+}
+
+/** The table itself: the OpenAPI document (src/openapi/storeOpenApi.ts) is generated from it. */
+export const STORE_RESPONSE_ROUTES: readonly StoreResponseRoute[] = [
   { method: 'GET', pattern: new RegExp(`^/products$`), status: [200], schema: 'store/product-list' },
   { method: 'GET', pattern: new RegExp(`^/products/${ID}$`), status: [200], schema: 'store/product' },
   { method: 'POST', pattern: new RegExp(`^/products$`), status: [200, 201], schema: 'store/product' },
@@ -21,5 +29,5 @@ const ROUTES: { method: string; pattern: RegExp; status: number[]; schema: strin
 export function storeResponseSchema(method: string, path: string, status: number): string | undefined {
   // Errors: "422 — a JSON object whose keys are field names and whose values are arrays of message strings".
   if (status === 422) return 'store/error-validation';
-  return ROUTES.find((r) => r.method === method && r.status.includes(status) && r.pattern.test(path))?.schema;
+  return STORE_RESPONSE_ROUTES.find((r) => r.method === method && r.status.includes(status) && r.pattern.test(path))?.schema;
 }
