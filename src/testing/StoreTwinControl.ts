@@ -14,6 +14,7 @@ export interface TwinStoreInfo {
   languages: string[];
   mainLanguage: string;
   clock: 'virtual' | 'real';
+  metered: boolean;
   now: number;
 }
 
@@ -32,6 +33,12 @@ export interface CreateStoreOptions {
   mainLanguage?: string;
   products?: number;
   clock?: 'virtual' | 'real';
+  /**
+   * Default true. False: requests never fill the store's leaky bucket, so none
+   * is refused with 429 and the rate headers always read an empty bucket;
+   * every other step answers as usual. For throughput benchmarks (bench/).
+   */
+  metered?: boolean;
 }
 
 export class StoreTwinControl extends TwinControl {

@@ -86,8 +86,9 @@ async function runPipeline(req: IncomingMessage, input: PipelineInput, deps: Api
     );
   }
 
-  // 5. store.ratelimit.bucket-429, store.ratelimit.headers
-  const admitted = bucket.tryAdd(now);
+  // 5. store.ratelimit.bucket-429, store.ratelimit.headers. An unmetered store (control API, for
+  // throughput benchmarks) adds nothing, so its bucket reads empty and the rate headers say so.
+  const admitted = !store.metered || bucket.tryAdd(now);
   Object.assign(input.headers, rateLimitHeaders(bucket.read(now)));
   if (!admitted) {
     throw StoreApiError.standard(

@@ -6,9 +6,9 @@ import type { RequestTarget } from '../http/requestTarget.ts';
 import { jsonResponse, writeResponse, type TwinResponse } from './responses.ts';
 import { Router, type RouteDefinition } from './router.ts';
 import { STORE_PRESETS, type StoreBlueprint, type StorePresetName } from './seed.ts';
-import { FAULT_STATUSES, type ClockMode, type FaultStatus, type StoreState } from './storeState.ts';
+import { FAULT_STATUSES, type FaultStatus, type StoreState } from './storeState.ts';
 import { LATEST_TIMESTAMP_MS } from './timestamps.ts';
-import type { TwinState } from './twinState.ts';
+import type { CreatedStoreOptions, TwinState } from './twinState.ts';
 
 /** Path prefix of the control API: outside /v1, so no Store API path can reach it. */
 export const CONTROL_PREFIX = '__twin';
@@ -67,6 +67,7 @@ function describeStore(origin: string, store: StoreState): Record<string, unknow
     now: store.clock.now(),
     state: store.access,
     seeded: store.seeded,
+    metered: store.metered,
     products: store.products.size,
     categories: store.categories.size,
   };
@@ -78,7 +79,7 @@ function clockReading(store: StoreState): { now: number; iso: string } {
 }
 
 /** POST /__twin/stores body: every field optional, each checked with a message naming it. */
-function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint: StoreBlueprint; clockMode: ClockMode } {
+function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint: StoreBlueprint; options: CreatedStoreOptions } {
   const preset = body['preset'] ?? 'multi-language';
   if (preset !== 'multi-language' && preset !== 'single-language') {
     throw new ControlError(400, 'twin: preset must be "multi-language" or "single-language"; omit it for "multi-language"');
@@ -118,7 +119,11 @@ function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint:
   if (clock !== 'virtual' && clock !== 'real') {
     throw new ControlError(400, 'twin: clock must be "virtual" or "real"; omit it for "virtual"');
   }
-  return { blueprint: { ...base, languages, mainLanguage, products }, clockMode: clock };
+  const metered = body['metered'] ?? true;
+  if (typeof metered !== 'boolean') {
+    throw new ControlError(400, 'twin: metered must be true or false; omit it for true (the leaky bucket refuses with 429); false never fills the bucket');
+  }
+  return { blueprint: { ...base, languages, mainLanguage, products }, options: { clockMode: clock, metered } };
 }
 
 function readFault(body: Readonly<Record<string, unknown>>): { status: FaultStatus; count: number; retryAfterMs: number | undefined } {
@@ -157,10 +162,10 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
           twin.list().map((store) => describeStore(origin, store)),
         ),
       POST: ({ twin, body, origin }) => {
-        const { blueprint, clockMode } = readStoreRequest(body);
-        const store = twin.create(blueprint, clockMode);
-        const { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, now } = describeStore(origin, store);
-        return jsonResponse(201, { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, now });
+        const { blueprint, options } = readStoreRequest(body);
+        const store = twin.create(blueprint, options);
+        const { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, now } = describeStore(origin, store);
+        return jsonResponse(201, { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, now });
       },
     },
   },

@@ -36,6 +36,8 @@ export interface StoreProfile {
   /** Seeded stores come back on reset; created ones are dropped. */
   readonly seeded: boolean;
   readonly createdAt: number;
+  /** False: requests never fill the bucket, so none is refused for the rate (a store for throughput benchmarks). */
+  readonly metered: boolean;
   /** A deliberate defect (defects.ts): only tests that prove the properties can fail set one. */
   readonly defect?: StoreDefect | undefined;
 }
@@ -60,6 +62,7 @@ export class StoreState {
   readonly clock: Clock;
   readonly seeded: boolean;
   readonly createdAt: number;
+  readonly metered: boolean;
   readonly defect: StoreDefect | undefined;
   /** Insertion order is id order: ids only grow, so lists need no sorting. */
   readonly products = new Map<number, Product>();
@@ -83,6 +86,7 @@ export class StoreState {
     this.clock = profile.clock;
     this.seeded = profile.seeded;
     this.createdAt = profile.createdAt;
+    this.metered = profile.metered;
     this.defect = profile.defect;
     this.#tokens = [profile.token];
     this.outbox = outbox;

@@ -24,6 +24,13 @@ export interface TwinStateOptions {
   readonly defect?: StoreDefect | undefined;
 }
 
+/** How a store created through the control API runs. */
+export interface CreatedStoreOptions {
+  readonly clockMode: ClockMode;
+  /** False: the store's buckets stay empty (StoreProfile.metered). */
+  readonly metered: boolean;
+}
+
 /** Every store of one running twin: the seeded ones and those created through the control API. */
 export class TwinState {
   readonly clockMode: ClockMode;
@@ -44,7 +51,7 @@ export class TwinState {
   reset(): void {
     this.#stores.clear();
     for (const seeded of SEEDED_STORES) {
-      this.#stores.set(seeded.id, this.#build(seeded.id, seeded, this.clockMode, true));
+      this.#stores.set(seeded.id, this.#build(seeded.id, seeded, { clockMode: this.clockMode, metered: true }, true));
     }
   }
 
@@ -58,10 +65,10 @@ export class TwinState {
     return [...this.#stores.values()];
   }
 
-  create(blueprint: StoreBlueprint, clockMode: ClockMode): StoreState {
+  create(blueprint: StoreBlueprint, options: CreatedStoreOptions): StoreState {
     const id = this.#nextCreatedId;
     this.#nextCreatedId += 1;
-    const store = this.#build(id, blueprint, clockMode, false);
+    const store = this.#build(id, blueprint, options, false);
     this.#stores.set(id, store);
     return store;
   }
@@ -70,7 +77,7 @@ export class TwinState {
     return this.#stores.delete(id);
   }
 
-  #build(id: number, blueprint: StoreBlueprint, clockMode: ClockMode, seeded: boolean): StoreState {
+  #build(id: number, blueprint: StoreBlueprint, { clockMode, metered }: CreatedStoreOptions, seeded: boolean): StoreState {
     const clock: Clock = clockMode === 'virtual' ? new VirtualClock(VIRTUAL_CLOCK_START_MS) : systemClock;
     const store = new StoreState(
       {
@@ -84,6 +91,7 @@ export class TwinState {
         clock,
         seeded,
         createdAt: SEED_STORE_CREATED_MS,
+        metered,
         defect: this.#defect,
       },
       new WebhookOutbox({ signal: this.#deliverySignal }),

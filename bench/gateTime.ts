@@ -1,0 +1,106 @@
+/**
+ * The gate itself: runs `npm test` (scripts/gate.ts) as CI does and prints its
+ * wall time, then each run's projects from the JSON reports: tests, property
+ * cases, when the project ran within its run and how long its tests took.
+ * `node bench/gateTime.ts`, or the `gate` part of `npm run bench`. A
+ * benchmark: the target (under 90 s) is printed as met or MISSED, not asserted.
+ * Progress goes to stderr, the table to stdout, as in the other parts.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+
+const TARGET_SECONDS = 90;
+const RUNS = ['gate-mock', 'gate-record', 'gate-replay', 'gate-replay-seeds'];
+const LOG = 'reports/bench/gate.log';
+
+interface JsonResult {
+  status: string;
+  duration: number;
+  startTime: string;
+  annotations?: { type: string; description?: string }[];
+}
+interface JsonSuite {
+  specs?: { tests: { projectName: string; results: JsonResult[] }[] }[];
+  suites?: JsonSuite[];
+}
+
+interface ProjectRow {
+  run: string;
+  project: string;
+  tests: number;
+  skipped: number;
+  cases: number;
+  from: number;
+  to: number;
+  busy: number;
+}
+
+/** Per project of one run's report: counts, property cases (from the `property` annotations), span and summed test time. */
+export function projectRows(run: string, report: { stats: { startTime: string }; suites: JsonSuite[] }): ProjectRow[] {
+  const t0 = Date.parse(report.stats.startTime);
+  const rows = new Map<string, ProjectRow>();
+  const walk = (suite: JsonSuite) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests)
+        for (const result of test.results) {
+          const row = rows.get(test.projectName) ?? { run, project: test.projectName, tests: 0, skipped: 0, cases: 0, from: Infinity, to: 0, busy: 0 };
+          rows.set(test.projectName, row);
+          row.tests += 1;
+          if (result.status === 'skipped') row.skipped += 1;
+          const start = (Date.parse(result.startTime) - t0) / 1000;
+          row.from = Math.min(row.from, start);
+          row.to = Math.max(row.to, start + result.duration / 1000);
+          row.busy += result.duration / 1000;
+          for (const a of result.annotations ?? []) if (a.type === 'property') row.cases += Number(/^(\d+) cases/.exec(a.description ?? '')?.[1] ?? 0);
+        }
+    suite.suites?.forEach(walk);
+  };
+  report.suites.forEach(walk);
+  return [...rows.values()].sort((a, b) => a.from - b.from);
+}
+
+function runGate(): Promise<{ code: number; seconds: number }> {
+  mkdirSync('reports/bench', { recursive: true });
+  const log = createWriteStream(LOG);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['scripts/gate.ts'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The gate's own progress lines ("gate: … started/finished") are shown; the test output goes to the log.
+    child.stdout.on('data', (chunk: Buffer) => {
+      log.write(chunk);
+      for (const line of chunk.toString().split('\n')) if (line.startsWith('gate')) console.error(`  ${line}`);
+    });
+    child.stderr.pipe(log);
+    child.on('close', (code) => {
+      log.end();
+      resolve({ code: code ?? 1, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+export async function gateTime(): Promise<void> {
+  console.error(`gate: npm test as CI runs it (CI=true); output in ${LOG}`);
+  const { code, seconds } = await runGate();
+  const rows = RUNS.flatMap((run) => {
+    try {
+      return projectRows(run, JSON.parse(readFileSync(`reports/results/${run}.json`, 'utf8')) as never);
+    } catch {
+      console.log(`  ${run}: no report`);
+      return [];
+    }
+  });
+  const cell = (n: number) => n.toFixed(1).padStart(7);
+  console.log(
+    `\n${'run'.padEnd(18)} ${'project'.padEnd(19)} ${'tests'.padStart(6)} ${'skipped'.padStart(7)} ${'cases'.padStart(6)} ${'from s'.padStart(7)} ${'to s'.padStart(7)} ${'busy s'.padStart(7)}`,
+  );
+  for (const r of rows)
+    console.log(
+      `${r.run.padEnd(18)} ${r.project.padEnd(19)} ${String(r.tests).padStart(6)} ${String(r.skipped).padStart(7)} ${String(r.cases || '').padStart(6)} ${cell(r.from)} ${cell(r.to)} ${cell(r.busy)}`,
+    );
+  const tests = rows.reduce((n, r) => n + r.tests, 0);
+  const cases = rows.reduce((n, r) => n + r.cases, 0);
+  const verdict = seconds < TARGET_SECONDS ? 'met' : 'MISSED';
+  console.log(`\nnpm test: ${seconds.toFixed(1)} s wall, ${tests} tests, ${cases} property cases, exit ${code}; target under ${TARGET_SECONDS} s: ${verdict}`);
+}
+
+if (import.meta.main) await gateTime();

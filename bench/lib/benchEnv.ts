@@ -1,0 +1,54 @@
+/**
+ * The benches' variables, read and checked once: a bad value stops the run
+ * before anything starts, with a message naming the variable and the fix.
+ */
+export interface BenchEnv {
+  /** BENCH_SECONDS: measured seconds per throughput row (after a warm-up). */
+  readonly seconds: number;
+  /** BENCH_LOAD_SECONDS: seconds of sustained load per twin. */
+  readonly loadSeconds: number;
+  /** BENCH_SYNC_SIZES: store sizes the sync bench fetches. */
+  readonly syncSizes: readonly number[];
+}
+
+/** A bench variable with a value it cannot use. */
+export class BenchEnvError extends Error {}
+
+// The control API creates stores of at most this many products (src/twins/store/control.ts).
+const MAX_STORE_PRODUCTS = 20_000;
+
+function wholeNumber(variable: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[variable]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new BenchEnvError(
+      `${variable}="${raw}" is not a whole number from ${min} to ${max}. Fix it (e.g. ${variable}=${fallback}) or unset it for ${fallback}.`,
+    );
+  }
+  return value;
+}
+
+function storeSizes(variable: string, fallback: readonly number[]): readonly number[] {
+  const raw = process.env[variable]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const sizes = raw.split(',').map((part) => part.trim());
+  if (!sizes.every((size) => /^\d+$/.test(size) && Number(size) >= 1 && Number(size) <= MAX_STORE_PRODUCTS)) {
+    throw new BenchEnvError(
+      `${variable}="${raw}" is not a comma-separated list of store sizes from 1 to ${MAX_STORE_PRODUCTS}. Fix it (e.g. ${variable}=1000) or unset it for ${fallback.join(',')}.`,
+    );
+  }
+  return [...new Set(sizes.map(Number))].sort((a, b) => a - b);
+}
+
+let read: BenchEnv | undefined;
+
+/** The variables, checked on the first call; throws BenchEnvError. */
+export function benchEnv(): BenchEnv {
+  read ??= {
+    seconds: wholeNumber('BENCH_SECONDS', 5, 1, 600),
+    loadSeconds: wholeNumber('BENCH_LOAD_SECONDS', 30, 2, 3600),
+    syncSizes: storeSizes('BENCH_SYNC_SIZES', [1_000, 10_000]),
+  };
+  return read;
+}
