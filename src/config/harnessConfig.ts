@@ -16,6 +16,8 @@ export const DEFAULT_STORE_MOCK_PORT = 4010;
 export const DEFAULT_KITSU_API_URL = 'https://kitsu.io/api/edge';
 export const DEFAULT_KITSU_MOCK_PORT = 4020;
 export const TWIN_HOST = '127.0.0.1';
+/** Requests a live run may send to both APIs when LIVE_REQUEST_BUDGET is unset (see readLiveRequestBudget). */
+export const DEFAULT_LIVE_REQUEST_BUDGET = 2000;
 /** What the harness calls itself when no User-Agent is configured (mock target only). */
 export const HARNESS_USER_AGENT = 'api-contract-harness (https://example.invalid/api-contract-harness)';
 
@@ -66,6 +68,8 @@ export interface HarnessConfig {
   readonly target: Target;
   readonly store: TwinStoreConfig | LiveStoreConfig;
   readonly media: TwinMediaConfig | LiveMediaConfig;
+  /** LIVE_REQUEST_BUDGET: requests a live or record run may send to both APIs together; undefined on the twins and replays, which cost nothing. */
+  readonly liveRequestBudget: number | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -84,14 +88,15 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
     // The clients are configured as the recording was made; nock answers them (src/recording).
     const recorded = readRecordedTarget(recordingsDir(env), problems);
     if (problems.length > 0 || !recorded) throw new ConfigError(problems);
-    return { target, store: recorded.store, media: recorded.media };
+    return { target, store: recorded.store, media: recorded.media, liveRequestBudget: undefined };
   }
   // Recording is a live run whose traffic is also written down.
   const live = target === 'live' || target === 'record';
   const store = live ? readLiveStore(env, problems) : readTwinStore(env, problems);
   const media = live ? readLiveMedia(env, problems) : readTwinMedia(env, problems);
+  const liveRequestBudget = live ? readLiveRequestBudget(env, problems) : undefined;
   if (problems.length > 0 || !store || !media) throw new ConfigError(problems);
-  return { target, store, media };
+  return { target, store, media, liveRequestBudget };
 }
 
 function readTarget(env: Env, problems: string[]): Target {
@@ -174,6 +179,25 @@ function checkAllowlisted(env: Env, storeId: string, problems: string[]): void {
       `STORE_ID ${storeId} is not in LIVE_STORE_ALLOWLIST (${listed.join(', ')}): the live run is refused. If store ${storeId} is a sandbox you may test against, add it to LIVE_STORE_ALLOWLIST; otherwise fix STORE_ID.`,
     );
   }
+}
+
+/**
+ * LIVE_REQUEST_BUDGET: what a whole live run may send to both APIs. The
+ * default is about three times a full `npm run verify` on live (681 requests
+ * counted, 716 on the wire, against the twins as a live target): room for
+ * retries and a larger catalogue, not for a runaway loop.
+ * src/reporters/RequestBudgetReporter.ts sums and enforces it.
+ */
+function readLiveRequestBudget(env: Env, problems: string[]): number {
+  const raw = env.LIVE_REQUEST_BUDGET?.trim();
+  if (!raw) return DEFAULT_LIVE_REQUEST_BUDGET;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    problems.push(
+      `LIVE_REQUEST_BUDGET is "${raw}", not a number of requests. Set LIVE_REQUEST_BUDGET to a whole number above 0 (the requests a live run may send to both APIs together), or unset it for ${DEFAULT_LIVE_REQUEST_BUDGET}.`,
+    );
+    return DEFAULT_LIVE_REQUEST_BUDGET;
+  }
+  return Number(raw);
 }
 
 /** STOREFRONT_URL: optional; when set, an http(s) URL of a product page with at least two variants. */
@@ -269,6 +293,7 @@ export function describeConfig(config: HarnessConfig): Record<string, string> {
     'media api': media.apiUrl,
     'media token': media.token ? '(set, not shown)' : '(none: anonymous checks only)',
     'media writes': media.allowWrites ? 'allowed' : 'read-only',
+    'request budget': `${config.liveRequestBudget} requests (LIVE_REQUEST_BUDGET)`,
   };
 }
 

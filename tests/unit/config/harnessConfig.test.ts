@@ -1,5 +1,5 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { describeConfig, loadConfig } from '../../../src/config/harnessConfig.ts';
+import { DEFAULT_LIVE_REQUEST_BUDGET, describeConfig, loadConfig } from '../../../src/config/harnessConfig.ts';
 import { LIVE_ENV, problemsOf } from './configEnv.ts';
 
 const live = LIVE_ENV;
@@ -77,4 +77,21 @@ test('a live run refuses a store that LIVE_STORE_ALLOWLIST does not list, and sa
   // Recording is live too; the twins and replays touch no real store.
   expect(problemsOf({ ...unlisted, HARNESS_TARGET: 'record' })[0]).toMatch(/LIVE_STORE_ALLOWLIST is not set/);
   expect(loadConfig({ ...unlisted, HARNESS_TARGET: 'mock' }).store.mode).toBe('twin');
+});
+
+test('LIVE_REQUEST_BUDGET: a whole live run has a request budget, 2000 unless set; the twins and replays have none', () => {
+  expect(DEFAULT_LIVE_REQUEST_BUDGET).toBe(2000);
+  expect(loadConfig(live).liveRequestBudget).toBe(2000);
+  expect(loadConfig({ ...live, LIVE_REQUEST_BUDGET: ' 750 ' }).liveRequestBudget).toBe(750);
+  expect(loadConfig({ ...live, HARNESS_TARGET: 'record', LIVE_REQUEST_BUDGET: '1' }).liveRequestBudget).toBe(1);
+  expect(loadConfig({ LIVE_REQUEST_BUDGET: '750' }).liveRequestBudget).toBeUndefined();
+  expect(describeConfig(loadConfig(live))['request budget']).toBe('2000 requests (LIVE_REQUEST_BUDGET)');
+});
+
+test('LIVE_REQUEST_BUDGET that is not a whole number above 0 stops a live run, naming the variable and the fix', () => {
+  for (const bad of ['0', '-5', '1.5', '1e3', 'lots']) {
+    expect(problemsOf({ ...live, LIVE_REQUEST_BUDGET: bad })).toEqual([
+      `LIVE_REQUEST_BUDGET is "${bad}", not a number of requests. Set LIVE_REQUEST_BUDGET to a whole number above 0 (the requests a live run may send to both APIs together), or unset it for 2000.`,
+    ]);
+  }
 });

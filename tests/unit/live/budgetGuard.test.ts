@@ -1,0 +1,44 @@
+/**
+ * The request budget in a real live run: the twins as a separate process used
+ * as the live target, LIVE_REQUEST_BUDGET=6, and a sample whose first test
+ * reads until the budget is spent. The guard refuses the request that would go
+ * over, the clean-up still deletes what the test made, the next test (in the
+ * worker Playwright starts after the failure) is refused before it sends
+ * anything, and the reporter fails the run naming LIVE_REQUEST_BUDGET.
+ */
+import { expect, test } from '../../../src/testing/harnessTest.ts';
+import { startLiveTwins, runSample, type LiveTwins } from './liveSample.ts';
+
+const BUDGET = 6;
+
+let twins: LiveTwins;
+
+test.beforeAll(async () => {
+  twins = await startLiveTwins();
+});
+
+test.afterAll(() => twins?.stop());
+
+test('a live run stops sending once its budget is spent, still cleans up, and fails naming LIVE_REQUEST_BUDGET', async () => {
+  test.setTimeout(60_000);
+  const before = await twins.count();
+  const run = runSample(['budget.store.sample.ts'], { ...twins.env, LIVE_REQUEST_BUDGET: String(BUDGET) });
+  expect(await twins.count(), 'the clean-up is never refused').toEqual(before);
+
+  expect(run.status, run.output).toBe(1);
+  const [spender, next] = run.tests;
+  expect(spender?.status).toBe('failed');
+  expect(spender?.errors.join('\n')).toMatch(/GET \/v1\/\d+\/products refused, the run has sent 6 of its 6 requests \(LIVE_REQUEST_BUDGET\)/);
+  // Store languages (1), create (1), reads up to the budget (4), then the clean-up's delete (1), which goes anyway.
+  expect(spender?.annotations).toContainEqual({ type: 'live-requests', description: '7 store, 0 media, 1 refused' });
+  // A fresh worker: only the ledger the reporter keeps tells it the run's budget is spent.
+  expect(next?.status).toBe('failed');
+  // Refused too: the new worker's own setup (the store's languages) and the test's read.
+  expect(next?.annotations).toContainEqual({ type: 'live-requests', description: '0 store, 0 media, 3 refused' });
+  expect(next?.errors.join('\n')).toMatch(/3 store request\(s\) of this test \(first: GET \/v1\/\d+\/store\) refused, the run has sent 7 of its 6 requests/);
+  expect(run.output).toContain(`live request budget: 7 of ${BUDGET} requests used (store 7, media 0)`);
+  expect(run.output).toMatch(
+    /live request budget exceeded: over by 1\. The tests that used the most:\n\s+7 {2}store › budget\.store\.sample\.ts › spends the budget/,
+  );
+  expect(run.output).toContain('raise LIVE_REQUEST_BUDGET');
+});
