@@ -3,7 +3,7 @@ import { harnessConfig } from './src/config/harnessConfig.ts';
 import { readPropertyEnv } from './properties/support/propertyRun.ts';
 import { liveRateBudget, liveRateToleranceMs } from './properties/support/liveBudget.ts';
 import { chromiumLaunchOptions } from './src/browser/chromium.ts';
-import { environmentInfo, mergedEnvironment } from './src/reporting/environmentInfo.ts';
+import { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } from './src/reporting/environmentInfo.ts';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
 
@@ -14,6 +14,8 @@ readPropertyEnv();
 liveRateBudget();
 liveRateToleranceMs();
 const onTwins = config.store.mode === 'twin';
+// Live and record reach real services: the store's one bucket is shared by every store request.
+const onLive = config.target === 'live' || config.target === 'record';
 const runName = process.env.HARNESS_RUN_NAME?.trim() || config.target;
 
 /** Projects named on the command line (`--project=x` or `--project x`); empty means all. */
@@ -27,14 +29,18 @@ const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !
 const ALLURE_RESULTS = 'reports/allure-results';
 // Reporters run in the main process only; workers load this file too, and need not ask git or read the results.
 const inWorker = process.env.TEST_WORKER_INDEX !== undefined;
+const environment = inWorker ? {} : environmentInfo(config, runName);
+if (!inWorker) saveEnvironmentSnapshot(environment, runName);
 const reporters: ReporterDescription[] = [
   [process.env.CI ? 'dot' : 'list'],
   ['json', { outputFile: `reports/results/${runName}.json` }],
   // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
-  ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environmentInfo(config, runName), ALLURE_RESULTS) }],
+  ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environment, ALLURE_RESULTS) }],
   // For CI systems that read JUnit XML.
   ['junit', { outputFile: `reports/junit/${runName}.xml` }],
   ['./src/reporters/RuleCoverageReporter.ts'],
+  // Live and record: adds up what every test sent to the APIs, prints the budget line, fails a run over LIVE_REQUEST_BUDGET.
+  ['./src/reporters/RequestBudgetReporter.ts'],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
   ...(process.env.HARNESS_BLOB_REPORT === '1' ? [['blob', { outputDir: 'reports/blob' }] as ReporterDescription] : []),
 ];
@@ -42,10 +48,13 @@ const reporters: ReporterDescription[] = [
 export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: reporters,
-  outputDir: 'reports/test-output',
-  // Live: one worker, so one client paces every request to the store's single bucket.
-  workers: onTwins ? undefined : 1,
-  fullyParallel: onTwins,
+  // Per run: npm test runs several at once, and each empties its own folder at start.
+  outputDir: `reports/test-output/${runName}`,
+  // Every core (Playwright's default is half). Live: two workers, the store's users of its one bucket
+  // (the store suites, then the properties, then the pacts) one after another in one worker, the media
+  // suites beside them in the other.
+  workers: onLive ? 2 : '100%',
+  fullyParallel: !onLive,
   timeout: 60_000,
   projects: [
     { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
@@ -59,21 +68,31 @@ export default defineConfig({
       dependencies: ['contracts-setup'],
       workers: 1,
     },
+    // The pacts this run wrote replace the committed ones, one rename each (contracts/pacts.publish.ts).
+    { name: 'contracts-publish', testDir: 'contracts', testMatch: 'pacts.publish.ts', dependencies: ['contracts-consumer'] },
     // Before any provider: what the pacts promise must be allowed by the JSON Schemas.
-    { name: 'contracts-static', testDir: 'contracts', testMatch: '**/*.check.spec.ts', dependencies: ['contracts-consumer'] },
-    // Pact's Verifier against the target; after the media suites, because the media states reset the one shared media twin.
+    { name: 'contracts-static', testDir: 'contracts', testMatch: '**/*.check.spec.ts', dependencies: ['contracts-publish'] },
+    // Pact's Verifier against the target; after the media suites, because the media states reset the one shared media twin,
+    // and on live after the properties, the last of the store bucket's other users.
     {
       name: 'contracts-verify',
       testDir: 'contracts',
       testMatch: ['**/verify.pact.spec.ts', '**/*.verify.spec.ts'],
-      dependencies: ['contracts-static', 'media'],
+      dependencies: ['contracts-static', 'media', ...(onLive ? ['properties'] : [])],
       workers: 1,
     },
-    { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts' },
+    { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts', workers: onLive ? 1 : undefined },
     // fast-check properties and models of rate limiting, pagination and localized input (properties/).
-    { name: 'properties', testDir: 'properties', testMatch: '**/*.spec.ts' },
-    // One test at a time: on the twin each media test starts from the seed (a reset), and shares one server.
-    { name: 'media', testDir: 'suites/media', testMatch: '**/*.spec.ts', workers: 1, fullyParallel: false },
+    { name: 'properties', testDir: 'properties', testMatch: '**/*.spec.ts', dependencies: onLive ? ['store'] : [], workers: onLive ? 1 : undefined },
+    // One test at a time on the twin, where each media test starts from the seed (a reset) of one shared server, and on live,
+    // where the tests share one account; a replay shares nothing.
+    {
+      name: 'media',
+      testDir: 'suites/media',
+      testMatch: '**/*.spec.ts',
+      workers: config.target === 'replay' ? undefined : 1,
+      fullyParallel: config.target === 'replay',
+    },
     // The storefront script event in a real browser: Debian's chromium (src/browser/chromium.ts).
     {
       name: 'storefront',

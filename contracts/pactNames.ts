@@ -1,9 +1,19 @@
 /**
- * Who each pact is between and where pacts are written (committed, so a
- * contract change shows in review): the one place the consumer tests, the
- * verification, the static check and the broker scripts take these names from.
+ * Who each pact is between and where pacts live: the one place the consumer
+ * tests, the verification, the static check and the broker scripts take these
+ * names from.
  */
+import { join } from 'node:path';
+
+/** The committed pacts (a contract change shows in review): what the verification, the static check and the broker read. */
 export const PACT_DIR = 'contracts/pacts';
+
+/**
+ * Where this run's consumer tests write. contracts/pacts.publish.ts then moves
+ * each changed pact into PACT_DIR with one rename, so a run beside this one
+ * (npm test runs several at once) never reads a missing or half-written pact.
+ */
+export const PACT_OUTPUT_DIR = join('reports/pacts', process.env.HARNESS_RUN_NAME?.trim() || 'default');
 
 export const STORE_PACT = { consumer: 'store-integration', provider: 'store-commerce-api', dir: PACT_DIR } as const;
 export const MEDIA_PACT = { consumer: 'media-integration', provider: 'media-tracking-api', dir: PACT_DIR } as const;

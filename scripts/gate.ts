@@ -1,30 +1,34 @@
 /**
- * `npm test`: the project's own gate.
- *   1. every project (the harness's unit tests, the store suites) against the twins,
- *      with the rule-coverage gate on;
- *   2. the live-capable suites of both APIs, the properties and the pact verification with
- *      HARNESS_TARGET=record against twins started as a separate process: the live path,
- *      proven with nothing but URLs and credentials, and recorded into reports/recordings;
- *   3. the same suites and pacts replayed from that recording with the twins stopped;
- *   4. the same again from the recordings the repository ships (recordings/), so they
- *      stay in step with the suites.
- * The recordings, reports and logs are then scanned for the tokens the runs were given.
- * Then one summary line. Extra arguments go to the first run (e.g. a file filter).
+ * `npm test`: the project's own gate, four Playwright runs.
+ *   gate-mock: every project (the harness's unit tests, the suites of both APIs, the pacts,
+ *     the properties, the storefront) against the twins, with the rule-coverage gate on;
+ *   gate-record: the live-capable suites of both APIs, the properties and the pact verification
+ *     with HARNESS_TARGET=record against twins started as a separate process: the live path,
+ *     proven with nothing but URLs and credentials, and recorded into reports/recordings;
+ *   gate-replay: the same suites and pacts replayed from that recording with the twins stopped;
+ *   gate-replay-seeds: the same again from the recordings the repository ships (recordings/),
+ *     so they stay in step with the suites.
+ * The live path (record, then replay) and the seeds' replay run beside the twins' run: the
+ * recording mostly waits on the store's rate limit. The twins' run keeps the terminal; the
+ * others write logs under reports/logs (shown when they fail). The recordings, reports and logs
+ * are then scanned for the tokens the runs were given. Then one summary line. Extra arguments
+ * go to the twins' run (e.g. a file filter).
  */
 import { runTool } from './lib/runTool.ts';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
 import { loadConfig } from '../src/config/harnessConfig.ts';
+import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/environmentInfo.ts';
 
 const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
 const LIVE_PATH_MEDIA_PORT = LIVE_PATH_PORT + 10;
 /** Where the gate's own recording goes, and the log its runs write (both scanned for tokens). */
 const GATE_RECORDINGS = 'reports/recordings';
-const GATE_LOG = 'reports/logs/gate.log';
+const GATE_LOGS = 'reports/logs';
 const RUNS = ['gate-mock', 'gate-record', 'gate-replay', 'gate-replay-seeds'];
 
 /** Pact files under contracts/pacts that are new or differ from the last commit (none where git is not there). */
@@ -37,22 +41,32 @@ function changedPactFiles(): string[] {
     .map((line) => line.slice(3));
 }
 
-async function main(): Promise<number> {
-  // Results of earlier runs would mix into this run's report; the Allure history (reports/history) stays.
-  for (const dir of ['reports/results', 'reports/allure-results', 'reports/junit', GATE_RECORDINGS, 'reports/logs'])
-    rmSync(dir, { recursive: true, force: true });
-  const started = Date.now();
+interface Finished {
+  readonly name: string;
+  readonly code: number;
+  readonly seconds: number;
+}
 
-  console.log('gate 1/4: unit tests and the suites of both APIs against the twins');
-  const first = await runTool('playwright', ['test', ...process.argv.slice(2)], {
-    HARNESS_TARGET: 'mock',
-    HARNESS_RUN_NAME: 'gate-mock',
-    HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store,media',
-  });
+/** Runs one Playwright run of the gate, announcing its start and end; a run beside another logs to its own file only. */
+async function run(name: string, what: string, args: string[], env: NodeJS.ProcessEnv, log?: string): Promise<Finished> {
+  const began = Date.now();
+  console.log(`gate: ${name} started: ${what}${log ? ` (output in ${log})` : ''}`);
+  const code = await runTool('playwright', ['test', ...args], { ...env, HARNESS_RUN_NAME: name }, log ? { log, echo: false } : 'inherit');
+  const seconds = (Date.now() - began) / 1000;
+  let outcome: string;
+  try {
+    outcome = summaryLine(tallyReport(`reports/results/${name}.json`));
+  } catch {
+    outcome = 'no report';
+  }
+  console.log(`gate: ${name} finished in ${seconds.toFixed(1)} s: ${outcome}${code === 0 ? '' : ` (exit ${code})`}`);
+  return { name, code, seconds };
+}
 
-  console.log(`gate 2/4: live-capable suites, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`);
+/** The live path: a recording against twin processes, then its replay with them stopped. */
+async function livePath(): Promise<{ record: Finished; replay: Finished; mediaToken: string | undefined }> {
   const twin = await startTwinProcess(LIVE_PATH_PORT, LIVE_PATH_MEDIA_PORT, 'inherit');
-  let second: number;
+  let record: Finished;
   let mediaToken: string | undefined;
   try {
     mediaToken = await signInOnMediaTwin(LIVE_PATH_MEDIA_PORT);
@@ -67,36 +81,59 @@ async function main(): Promise<number> {
     };
     const recorded = loadConfig({ ...process.env, ...liveEnv, HARNESS_TARGET: 'record' });
     if (recorded.store.mode === 'live' && recorded.media.mode === 'live') writeRecordedTarget(GATE_RECORDINGS, recorded.store, recorded.media);
-    second = await runTool(
-      'playwright',
-      ['test', '--project=store', '--project=media', '--project=properties', '--project=contracts-verify'],
-      {
-        ...liveEnv,
-        HARNESS_TARGET: 'record',
-        HARNESS_RUN_NAME: 'gate-record',
-        // The properties on a real clock: a small budget proves the live path without minutes of pacing.
-        LIVE_RATE_BUDGET: '30',
-      },
-      false,
-      GATE_LOG,
+    record = await run(
+      'gate-record',
+      `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`,
+      ['--project=store', '--project=media', '--project=properties', '--project=contracts-verify'],
+      // The properties on a real clock: a small budget proves the live path without minutes of pacing.
+      { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '30' },
+      logOf('gate-record'),
     );
   } finally {
     twin.kill();
   }
+  const replay = await replayRun('gate-replay', GATE_RECORDINGS, `the same suites and pacts replayed from ${GATE_RECORDINGS}/, with the twins stopped`);
+  return { record, replay, mediaToken };
+}
 
-  // Replays: no twin runs now, and nock refuses any request that was not recorded.
-  const replay = (runName: string, recordings: string) =>
-    runTool(
-      'playwright',
-      ['test', '--project=store', '--project=media', '--project=contracts-verify', '--no-deps'],
-      { HARNESS_TARGET: 'replay', HARNESS_RUN_NAME: runName, RECORDINGS_DIR: recordings },
-      false,
-      GATE_LOG,
-    );
-  console.log(`gate 3/4: the same suites and pacts replayed from ${GATE_RECORDINGS}/, with the twins stopped`);
-  const third = await replay('gate-replay', GATE_RECORDINGS);
-  console.log('gate 4/4: the same suites and pacts replayed from the recordings the repository ships (recordings/)');
-  const fourth = await replay('gate-replay-seeds', 'recordings');
+// Replays: no twin runs, and nock refuses any request that was not recorded.
+const replayRun = (name: string, recordings: string, what: string) =>
+  run(
+    name,
+    what,
+    ['--project=store', '--project=media', '--project=contracts-verify', '--no-deps'],
+    { HARNESS_TARGET: 'replay', RECORDINGS_DIR: recordings },
+    logOf(name),
+  );
+
+const logOf = (name: string) => `${GATE_LOGS}/${name}.log`;
+
+async function main(): Promise<number> {
+  // Results of earlier runs would mix into this run's report; the Allure history (reports/history) stays.
+  for (const dir of ['reports/results', 'reports/allure-results', 'reports/junit', GATE_RECORDINGS, GATE_LOGS, ENVIRONMENT_SNAPSHOTS])
+    rmSync(dir, { recursive: true, force: true });
+  const started = Date.now();
+
+  // The live path mostly waits on the store's rate limit, and the replay of the shipped recordings
+  // shares nothing: both run beside the twins' run, which keeps the terminal.
+  const [mockRun, live, seeds] = await Promise.all([
+    run('gate-mock', 'unit tests and every project of both APIs against the twins', process.argv.slice(2), {
+      HARNESS_TARGET: 'mock',
+      HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store,media',
+    }),
+    livePath().catch((error: unknown) => {
+      console.error(`gate: the live path could not run: ${error instanceof Error ? error.message : String(error)}`);
+      const failed = { code: 1, seconds: 0 };
+      return { record: { name: 'gate-record', ...failed }, replay: { name: 'gate-replay', ...failed }, mediaToken: undefined };
+    }),
+    replayRun('gate-replay-seeds', 'recordings', 'the same suites and pacts replayed from the recordings the repository ships (recordings/)'),
+  ]);
+  const finished = [mockRun, live.record, live.replay, seeds];
+  const mediaToken = live.mediaToken;
+  for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-mock')) {
+    console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
+  }
+  writeJoinedEnvironment('reports/allure-results', RUNS);
 
   // The tokens the runs were given must be nowhere: not in a recording, a report or the log.
   const leaks = leakScan(['reports'], [SEEDED_STORE.token, mediaToken ?? ''].filter(Boolean));
@@ -116,7 +153,8 @@ async function main(): Promise<number> {
   for (const name of RUNS) {
     try {
       const t = tallyReport(`reports/results/${name}.json`);
-      console.log(`  ${name}: ${summaryLine(t)}`);
+      const seconds = finished.find((f) => f.name === name)?.seconds ?? 0;
+      console.log(`  ${name}: ${summaryLine(t)} (${seconds.toFixed(1)} s)`);
       total.passed += t.passed;
       total.failed += t.failed;
       total.skipped += t.skipped;
@@ -126,14 +164,9 @@ async function main(): Promise<number> {
     }
   }
   // A run that exited non-zero without a failed test (a twin that did not start) still failed.
-  for (const [name, code] of [
-    ['gate-mock', first],
-    ['gate-record', second],
-    ['gate-replay', third],
-    ['gate-replay-seeds', fourth],
-  ] as const) {
+  for (const { name, code } of finished) {
     if (code !== 0 && total.failed === 0) {
-      console.log(`  ${name}: the run exited ${code} without a failed test; see its output above`);
+      console.log(`  ${name}: the run exited ${code} without a failed test; see its output above or ${logOf(name)}`);
       total.failed += 1;
     }
   }
@@ -141,7 +174,16 @@ async function main(): Promise<number> {
   if (!pactsOk) total.failed += 1;
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all four runs`);
   console.log(summaryLine(total));
-  return [first, second, third, fourth].every((c) => c === 0) && total.failed === 0 && leaks.length === 0 && pactsOk ? 0 : 1;
+  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk ? 0 : 1;
+}
+
+/** The last lines of a log, where Playwright lists what failed. */
+function tail(file: string, lines: number): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
 }
 
 process.exit(await main());

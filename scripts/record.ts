@@ -37,14 +37,19 @@ console.log(`recording into ${root}/ (${filtered ? 'only the tests named; other 
 // Of contracts-verify only the two pact verifications (brokenProviders is twin-only), and --no-deps: the
 // pacts are committed, so the projects that rewrite and check them (contracts-setup, -consumer, -static) need
 // not run, and media, the other dependency, is selected anyway. Extra arguments replace the file filter.
+// One worker: without the dependencies that order them, a pact verification could meet the store suites at the bucket.
 const PACT_VERIFICATIONS = ['contracts/store/verify.pact.spec.ts', 'contracts/media/verify.pact.spec.ts'];
 const selection = filtered ? process.argv.slice(2) : ['suites/store/', 'suites/media/', ...PACT_VERIFICATIONS];
 
 const started = Date.now();
-const code = await runTool('playwright', ['test', '--project=store', '--project=media', '--project=contracts-verify', '--no-deps', ...selection], {
-  HARNESS_TARGET: 'record',
-  HARNESS_RUN_NAME: process.env.HARNESS_RUN_NAME ?? 'record',
-});
+const code = await runTool(
+  'playwright',
+  ['test', '--project=store', '--project=media', '--project=contracts-verify', '--no-deps', '--workers=1', ...selection],
+  {
+    HARNESS_TARGET: 'record',
+    HARNESS_RUN_NAME: process.env.HARNESS_RUN_NAME ?? 'record',
+  },
+);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
 const leaks = leakScan([root, 'reports'], environmentSecrets());

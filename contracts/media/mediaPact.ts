@@ -5,7 +5,7 @@
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
-import { MEDIA_PACT } from '../pactNames.ts';
+import { MEDIA_PACT, PACT_OUTPUT_DIR } from '../pactNames.ts';
 
 const { regex } = MatchersV3;
 
@@ -16,7 +16,7 @@ export const JSON_API = { 'Content-Type': regex('^application/vnd\\.api\\+json',
 export const SIGNED_IN = { Authorization: regex('^Bearer \\S+$', 'Bearer consumer-token') };
 
 export function mediaPact(): PactV4 {
-  return new PactV4({ ...MEDIA_PACT, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
+  return new PactV4({ ...MEDIA_PACT, dir: PACT_OUTPUT_DIR, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
 }
 
 /** The typed client against Pact's mock server (signed in when given a token); no retries, so each interaction is one request. */

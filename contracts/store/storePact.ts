@@ -5,7 +5,7 @@
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
-import { STORE_PACT } from '../pactNames.ts';
+import { STORE_PACT, PACT_OUTPUT_DIR } from '../pactNames.ts';
 
 const { fromProviderState, like, regex } = MatchersV3;
 
@@ -27,7 +27,7 @@ export const AUTHENTICATED = {
 };
 
 export function storePact(): PactV4 {
-  return new PactV4({ ...STORE_PACT, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
+  return new PactV4({ ...STORE_PACT, dir: PACT_OUTPUT_DIR, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
 }
 
 /** The typed client against Pact's mock server; no retries, so each interaction is one request. */

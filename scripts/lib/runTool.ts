@@ -14,18 +14,28 @@ const TOOLS = {
 
 export type Tool = keyof typeof TOOLS;
 
-export function runTool(tool: Tool, args: string[], env: NodeJS.ProcessEnv = {}, quiet = false, logFile?: string): Promise<number> {
+/**
+ * Where the output goes: the terminal (the default), nowhere, or a log file,
+ * kept so it can be scanned for secrets afterwards, and shown too unless `echo`
+ * is false (a run beside another would interleave its lines with the other's).
+ */
+export type ToolOutput = 'inherit' | 'ignore' | { readonly log: string; readonly echo: boolean };
+
+export function runTool(tool: Tool, args: string[], env: NodeJS.ProcessEnv = {}, output: ToolOutput = 'inherit'): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [TOOLS[tool], ...args], {
-      // With a log file the output is shown and kept, so it can be scanned for secrets afterwards.
-      stdio: quiet ? 'ignore' : logFile ? ['inherit', 'pipe', 'pipe'] : 'inherit',
+      stdio: typeof output === 'string' ? output : ['inherit', 'pipe', 'pipe'],
       env: { ...process.env, PACT_DO_NOT_TRACK: 'true', ...env },
     });
-    if (logFile && !quiet) {
-      mkdirSync(dirname(logFile), { recursive: true });
-      const log = createWriteStream(logFile, { flags: 'a' });
-      child.stdout?.on('data', (chunk: Buffer) => (process.stdout.write(chunk), log.write(chunk)));
-      child.stderr?.on('data', (chunk: Buffer) => (process.stderr.write(chunk), log.write(chunk)));
+    if (typeof output === 'object') {
+      mkdirSync(dirname(output.log), { recursive: true });
+      const log = createWriteStream(output.log, { flags: 'a' });
+      const copy = (terminal: NodeJS.WriteStream) => (chunk: Buffer) => {
+        if (output.echo) terminal.write(chunk);
+        log.write(chunk);
+      };
+      child.stdout?.on('data', copy(process.stdout));
+      child.stderr?.on('data', copy(process.stderr));
       child.on('close', () => log.end());
     }
     child.on('error', () => resolve(1));

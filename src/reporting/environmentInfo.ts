@@ -4,9 +4,9 @@
  * any credentials inside a URL are dropped.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseEnvInfo } from 'allure-js-commons/sdk/reporter';
+import { parseEnvInfo, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
 import type { HarnessConfig } from '../config/harnessConfig.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -54,22 +54,49 @@ export function environmentInfo(config: HarnessConfig, runName: string, env: Nod
   };
 }
 
+/** Joins environments key by key: each key lists every value seen, in order. */
+function joinEnvironments(environments: readonly Record<string, string | undefined>[]): Record<string, string> {
+  const joined: Record<string, string> = {};
+  for (const key of new Set(environments.flatMap((e) => Object.keys(e)))) {
+    joined[key] = [...new Set(environments.flatMap((e) => (e[key] ?? '').split(', ')).filter(Boolean))].join(', ');
+  }
+  return joined;
+}
+
 /**
  * This run's environment joined with what earlier runs into the same results
- * wrote (npm test runs the twins, a recording and two replays into one report):
- * each key lists every value seen, in order.
+ * wrote (npm run verify after npm test, say): each key lists every value seen.
  */
 export function mergedEnvironment(info: Record<string, string>, resultsDir: string): Record<string, string> {
-  let previous: Record<string, string | undefined>;
   try {
-    previous = parseEnvInfo(readFileSync(join(resultsDir, 'environment.properties'), 'utf8'));
+    return joinEnvironments([parseEnvInfo(readFileSync(join(resultsDir, 'environment.properties'), 'utf8')), info]);
   } catch {
     return info;
   }
-  const merged: Record<string, string> = {};
-  for (const key of new Set([...Object.keys(previous), ...Object.keys(info)])) {
-    const values = [...(previous[key] ?? '').split(', '), ...(info[key] ?? '').split(', ')].filter(Boolean);
-    merged[key] = [...new Set(values)].join(', ');
-  }
-  return merged;
+}
+
+/** Where each run leaves its environment, for runs that finish at the same time (npm test runs several at once). */
+export const ENVIRONMENT_SNAPSHOTS = 'reports/environment';
+
+export function saveEnvironmentSnapshot(info: Record<string, string>, runName: string, dir: string = ENVIRONMENT_SNAPSHOTS): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${runName}.json`), `${JSON.stringify(info, null, 2)}\n`);
+}
+
+/**
+ * Writes the results' environment.properties from every run's snapshot, in
+ * the order the runs are named: runs that ran side by side each wrote only
+ * their own, and the last to finish would otherwise be all the report shows.
+ */
+export function writeJoinedEnvironment(resultsDir: string, runNames: readonly string[], dir: string = ENVIRONMENT_SNAPSHOTS): void {
+  const snapshots = runNames.flatMap((name) => {
+    try {
+      return [JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as Record<string, string>];
+    } catch {
+      return [];
+    }
+  });
+  if (snapshots.length === 0) return;
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, 'environment.properties'), stringifyEnvInfo(joinEnvironments(snapshots)));
 }
