@@ -24,7 +24,7 @@ export interface HttpServerOptions {
   /** The twin's error document for a status; `statusText` is Node's reason phrase. */
   readonly rawError: (status: number, statusText: string, detail: string) => RawError;
   /** The details of the answers to requests Node cannot parse, in the twin's wording. */
-  readonly unparseable: { readonly headersTooLarge: string; readonly malformed: string; readonly connect: string };
+  readonly unparseable: { readonly headersTooLarge: string; readonly malformed: string; readonly connect: string; readonly missingHost: string };
 }
 
 export interface RunningHttpServer {
@@ -38,7 +38,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const { host, handle, reportInternalError, rawError, unparseable } = options;
   let ownHost = host;
 
-  const server = createServer((req, res) => {
+  // Node's own Host check would answer 400 with an empty body; the twin answers it in its own format instead.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     void handleRequest(req, res).catch((error: unknown) => {
       // Last resort: the twins answer their own errors; this catches a failure in answering.
       reportInternalError(error, `${req.method} ${req.url}`);
@@ -51,6 +52,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     // A client that vanishes mid-request must not become an unhandled 'error' event.
     req.on('error', () => {});
     res.on('error', () => {});
+    // HTTP/1.1 requires Host (RFC 9112, section 3.2): 400, like a request Node cannot parse.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      const error = rawError(400, STATUS_CODES[400] ?? 'Bad Request', unparseable.missingHost);
+      res.writeHead(400, { 'Content-Type': error.contentType, 'Content-Length': Buffer.byteLength(error.body), ...error.headers, Connection: 'close' });
+      res.end(error.body);
+      return;
+    }
     await handle(req, res, parseRequestTarget(req.url ?? '/'), requestOrigin(req, ownHost));
   }
 

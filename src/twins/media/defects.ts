@@ -1,19 +1,36 @@
 /**
  * Deliberate defects a media twin can be started with, one at a time, to prove
- * that the properties (properties/) go red when a provider breaks the rule
- * they check. Only tests start a defective twin (startMediaTwin({ defect }));
- * `npm run mock` and the suites' twin never have one.
+ * that the properties (properties/) and the fuzzer (src/fuzz/) go red when a
+ * provider breaks the rule they check. Only tests start a defective twin
+ * (startMediaTwin({ defect })); `npm run mock` and the suites' twin never have one.
  */
+import type { RawFilter } from './jsonapi/query.ts';
+
 export const MEDIA_DEFECTS = {
   'page-drops-item': 'media.pagination.follow-next: every page after the first (page[offset] > 0) misses the item at its offset',
   'page-repeats-item': "media.pagination.follow-next: every page after the first (page[offset] > 0) starts with the previous page's last item",
   'wrong-last-link': 'media.pagination.links: links.last points one limit before max(count − limit, 0)',
+  'crash-on-repeated-filter': 'media.errors.jsonapi-errors: a filter[...] sent twice arrives as a list of its values and throws a TypeError (answered 500)',
 } as const;
 
 export type MediaDefect = keyof typeof MEDIA_DEFECTS;
 
 export function isMediaDefect(name: string): name is MediaDefect {
   return Object.hasOwn(MEDIA_DEFECTS, name);
+}
+
+/**
+ * The filters of an index as a defective twin reads them:
+ * `crash-on-repeated-filter` gives a filter sent twice as the list of its
+ * values (as a qs-style parser would), which the filter code then splits as a
+ * string: a TypeError (the fuzzer's planted crash).
+ */
+export function filtersAsRead(defect: MediaDefect | undefined, query: URLSearchParams, filters: readonly RawFilter[]): readonly RawFilter[] {
+  if (defect !== 'crash-on-repeated-filter') return filters;
+  return filters.map((filter) => {
+    const values = query.getAll(`filter[${filter.name}]`);
+    return values.length > 1 ? { ...filter, value: values as unknown as string } : filter;
+  });
 }
 
 /** Where a window that asks for `offset` starts, 0-based, in the filtered, sorted collection. */

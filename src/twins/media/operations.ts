@@ -23,6 +23,7 @@ import type { MediaRecord, Viewer } from './model.ts';
 import { requireDefinition } from './registry.ts';
 import { targetTypes, type RelationshipSpec, type ResourceDefinition, type WriteContext } from './resources/define.ts';
 import { buildDraft, draftRecord, saveDraft, validateDraft } from './writes.ts';
+import { filtersAsRead } from './defects.ts';
 
 /** What a handler sees once the pipeline has let a request through. */
 export interface ApiContext {
@@ -73,7 +74,10 @@ export function indexResponse(context: ApiContext, definition: ResourceDefinitio
   if (definition.requiresFilter && !source?.related && query.filters.length === 0) throw JsonApiError.custom(400, 'No filter provided');
   const render = renderContext(context, query);
   const tree = parseInclude(query.include, definition);
-  const accept = compileFilters(definition, query.filters, { state: context.state, viewer: context.viewer });
+  const accept = compileFilters(definition, filtersAsRead(context.state.defect, context.query, query.filters), {
+    state: context.state,
+    viewer: context.viewer,
+  });
   const order = compileSort(definition, query.sort, context.state);
   const window = parsePage(query.page, definition.page);
   const candidates = source ? source.records : context.state.all(definition.type).filter((record) => canRead(context.state, context.viewer, record));

@@ -69,7 +69,12 @@ export async function startMediaTwin(options: MediaTwinOptions = {}): Promise<Ru
     },
     writeInternalError: (req, res) => writeJsonApi(res, req.method, errorResponse(internalError())),
     rawError: (status, title, detail) => ({ contentType: MEDIA_CONTRACT.mediaType, body: JSON.stringify(JsonApiError.of(status, title, detail).body) }),
-    unparseable: { headersTooLarge: 'The request headers are too large.', malformed: 'The request is not valid HTTP.', connect: 'CONNECT is not supported.' },
+    unparseable: {
+      headersTooLarge: 'The request headers are too large.',
+      malformed: 'The request is not valid HTTP.',
+      connect: 'CONNECT is not supported.',
+      missingHost: 'An HTTP/1.1 request must carry a Host header.',
+    },
   });
   return { url: running.url, close: running.close };
 }

@@ -115,7 +115,8 @@ export function validateDraft(definition: ResourceDefinition, draft: Draft, cont
   for (const name of draft.written) {
     const spec = definition.attributes[name];
     if (!spec) continue;
-    const value = spec.writeOnly ? (draft.secrets[name] ?? draft.attributes[name]) : draft.attributes[name];
+    // A write-only value that is not a string stays in attributes (buildDraft): check it, not the secret an update kept.
+    const value = spec.writeOnly && !Object.hasOwn(draft.attributes, name) ? draft.secrets[name] : draft.attributes[name];
     const message = attributeIssue(spec, value);
     if (message) issues.push({ field: name, message });
   }

@@ -1,8 +1,9 @@
 /**
  * Deliberate defects a store twin can be started with, one at a time, to prove
- * that the properties (properties/) and the storefront checks go red when a
- * provider breaks the rule they check. Only tests start a defective twin
- * (startStoreTwin({ defect })); `npm run mock` and the suites' twin never have one.
+ * that the properties (properties/), the storefront checks and the fuzzer
+ * (src/fuzz/) go red when a provider breaks the rule they check. Only tests
+ * start a defective twin (startStoreTwin({ defect })); `npm run mock` and the
+ * suites' twin never have one.
  */
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { LocalizedWrite } from './localized.ts';
@@ -16,6 +17,7 @@ export const STORE_DEFECTS = {
   'string-main-language-only': 'store.localized.string-applies-to-all: a plain-string name is stored for the main language only',
   'storefront-callback-without-variant': 'store.storefront.on-change-variant: LS calls the callback with no argument',
   'storefront-element-matches-nothing': 'store.storefront.variant-element: variant.element names no element of the page',
+  'crash-on-array-name': 'store.errors.validation-422: a product write whose name is a JSON array throws a TypeError (answered 500) instead of 422',
 } as const;
 
 export type StoreDefect = keyof typeof STORE_DEFECTS;
@@ -44,6 +46,15 @@ export function pageStart(defect: StoreDefect | undefined, page: number, perPage
 /** The page rel="last" names. */
 export function lastLinkPage(defect: StoreDefect | undefined, lastPage: number): number {
   return defect === 'wrong-last-link' && lastPage > 1 ? lastPage - 1 : lastPage;
+}
+
+/**
+ * How a defective twin reads a product name before validating it:
+ * `crash-on-array-name` takes anything that is not an object for a string and
+ * trims it, so an array throws a TypeError (the fuzzer's planted crash).
+ */
+export function prereadProductName(defect: StoreDefect | undefined, raw: unknown): void {
+  if (defect === 'crash-on-array-name' && Array.isArray(raw)) (raw as unknown as string).trim();
 }
 
 /** A validated localized write as the (possibly defective) twin stores it. */

@@ -57,7 +57,12 @@ export async function startStoreTwin(options: StoreTwinOptions = {}): Promise<Ru
       body: JSON.stringify(errorBody(status, description)),
       headers: { 'X-Main-Language': DEFAULT_MAIN_LANGUAGE },
     }),
-    unparseable: { headersTooLarge: 'Request headers are too large', malformed: 'Malformed HTTP request', connect: 'CONNECT is not supported' },
+    unparseable: {
+      headersTooLarge: 'Request headers are too large',
+      malformed: 'Malformed HTTP request',
+      connect: 'CONNECT is not supported',
+      missingHost: 'An HTTP/1.1 request must carry a Host header',
+    },
   });
 
   return {

@@ -1,0 +1,95 @@
+/**
+ * The fuzzer finds a crash planted in each twin (defects.ts): the same sweep
+ * passes on the healthy twin, fails on the defective one, and its shrunk
+ * counterexample is the request the defect needs. Each sweep walks the routes
+ * the defect lives on, with enough cases that any seed finds it.
+ */
+import { expect, test } from '../../../src/testing/harnessTest.ts';
+import type { FuzzRoute } from '../../../src/fuzz/fuzzRoute.ts';
+import type { FuzzCase } from '../../../src/fuzz/malformation.ts';
+import { openMediaFuzzer } from '../../../src/fuzz/media/mediaFuzzer.ts';
+import type { MediaFuzzRoute } from '../../../src/fuzz/media/mediaRouteTable.ts';
+import { openStoreFuzzer } from '../../../src/fuzz/store/storeFuzzer.ts';
+import { STORE_DEFECTS, type StoreDefect } from '../../../src/twins/store/defects.ts';
+import { MEDIA_DEFECTS, type MediaDefect } from '../../../src/twins/media/defects.ts';
+import { startMediaTwin } from '../../../src/twins/media/server.ts';
+import { startStoreTwin } from '../../../src/twins/store/server.ts';
+import { runFuzzer, type FuzzRun } from './fuzzRun.ts';
+
+const STORE_CRASH: StoreDefect = 'crash-on-array-name';
+const MEDIA_CRASH: MediaDefect = 'crash-on-repeated-filter';
+
+/** Product creates and updates, 150 cases each. */
+const productWrites = { numRuns: 150, routes: (route: FuzzRoute) => ['POST', 'PUT'].includes(route.method) && /^products(\/:id)?$/.test(route.path) };
+/** Every standard and read-only index, 8 cases each. */
+const indexes = { numRuns: 8, routes: (route: MediaFuzzRoute) => route.kind !== 'special' && route.operation === 'index' };
+
+async function fuzzStore(testInfo: Parameters<typeof runFuzzer>[0], defect?: StoreDefect): Promise<{ run: FuzzRun<FuzzRoute>; internalErrors: unknown[] }> {
+  const internalErrors: unknown[] = [];
+  const twin = await startStoreTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError: (error) => internalErrors.push(error) });
+  try {
+    return { run: await runFuzzer(testInfo, await openStoreFuzzer(twin.url), productWrites), internalErrors };
+  } finally {
+    await twin.close();
+  }
+}
+
+async function fuzzMedia(
+  testInfo: Parameters<typeof runFuzzer>[0],
+  defect?: MediaDefect,
+): Promise<{ run: FuzzRun<MediaFuzzRoute>; internalErrors: unknown[] }> {
+  const internalErrors: unknown[] = [];
+  const twin = await startMediaTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError: (error) => internalErrors.push(error) });
+  try {
+    return { run: await runFuzzer(testInfo, await openMediaFuzzer(twin.url), indexes), internalErrors };
+  } finally {
+    await twin.close();
+  }
+}
+
+function counterexampleOf(run: FuzzRun<FuzzRoute>): FuzzCase {
+  const failure = run.outcome.failure;
+  if (!failure) throw new Error('the fuzzer passed: it did not find the planted crash');
+  return failure.counterexample;
+}
+
+test('the product-write fuzz sweep passes on the healthy store twin', async ({}, testInfo) => {
+  const { run, internalErrors } = await fuzzStore(testInfo);
+  expect(run.report === undefined, run.report).toBe(true);
+  expect(internalErrors).toEqual([]);
+});
+
+test(`the same sweep finds the store's planted crash: ${STORE_DEFECTS[STORE_CRASH]}`, async ({}, testInfo) => {
+  const { run, internalErrors } = await fuzzStore(testInfo, STORE_CRASH);
+  const found = counterexampleOf(run);
+  expect(run.report, 'the failure names the broken rule').toContain('never 5xx: the twin answered 500');
+  expect(['POST products', 'PUT products/:id'], 'a product write').toContain(found.route.key);
+  expect(found.malformation.kind, run.report).toBe('wrong-member-types');
+  const members = found.malformation.kind === 'wrong-member-types' ? found.malformation.members : {};
+  expect(Array.isArray(members['name']), `the shrunk body names an array: ${JSON.stringify(members)}`).toBe(true);
+  expect(
+    internalErrors.some((error) => error instanceof TypeError),
+    'the twin logged the TypeError it answered 500 for',
+  ).toBe(true);
+});
+
+test('the index fuzz sweep passes on the healthy media twin', async ({}, testInfo) => {
+  const { run, internalErrors } = await fuzzMedia(testInfo);
+  expect(run.report === undefined, run.report).toBe(true);
+  expect(internalErrors).toEqual([]);
+});
+
+test(`the same sweep finds the media twin's planted crash: ${MEDIA_DEFECTS[MEDIA_CRASH]}`, async ({}, testInfo) => {
+  const { run, internalErrors } = await fuzzMedia(testInfo, MEDIA_CRASH);
+  const found = counterexampleOf(run);
+  expect(run.report, 'the failure names the broken rule').toContain('never 5xx: the twin answered 500');
+  expect(found.route.key, 'an index').toMatch(/^GET \/[a-z-]+$/);
+  expect(found.malformation.kind, run.report).toBe('bad-query');
+  const keys = found.malformation.kind === 'bad-query' ? found.malformation.params.map(([key]) => key) : [];
+  const repeated = keys.filter((key, i) => key.startsWith('filter[') && keys.indexOf(key) !== i);
+  expect(repeated, `the shrunk query repeats a filter: ${keys.join('&')}`).not.toEqual([]);
+  expect(
+    internalErrors.some((error) => error instanceof TypeError),
+    'the twin logged the TypeError it answered 500 for',
+  ).toBe(true);
+});
