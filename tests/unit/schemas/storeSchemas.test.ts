@@ -106,8 +106,10 @@ test.describe('error bodies (errors.json)', () => {
   test('the schemas tell the shapes apart: a field-error body is no standard error and a standard error no field-error body', () => {
     expect(rejected('store/error-standard', errors['422 field'])).toContain('/code: required member is missing');
     expect(rejected('store/error-validation', errors['422 limit'])).toContain(
-      '(root): must not be a body without any field key (only code, message, description)',
+      '(root): must not be a body without any field key (only code, message, description, none of them holding messages)',
     );
+    // Products and categories have a description field: its messages make a field-error body.
+    expectValid('store/error-validation', { description: ['is too long (maximum is 1000 characters)'] });
     expect(rejected('store/error-invalid-json', errors['401'])).toContain('/error: required member is missing');
   });
 
