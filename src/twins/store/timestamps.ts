@@ -6,10 +6,20 @@
 /** The last instant with a four-digit year; clocks are kept below it. */
 export const LATEST_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 0);
 
+// A list page formats hundreds of stored instants, and the same ones again on every read: formatting
+// was a fifth of a product page's cost (npm run bench, --cpu-prof). Bounded, so a long run cannot grow it.
+const FORMATTED = new Map<number, string>();
+const FORMATTED_LIMIT = 50_000;
+
 export function formatTimestamp(ms: number): string {
+  const known = FORMATTED.get(ms);
+  if (known !== undefined) return known;
   const iso = new Date(ms).toISOString(); // RangeError for NaN and out-of-range instants
   if (iso.length !== 24) throw new RangeError(`formatTimestamp: ${ms} ms is outside the years 0000-9999`);
-  return `${iso.slice(0, 19)}+0000`;
+  const formatted = `${iso.slice(0, 19)}+0000`;
+  if (FORMATTED.size >= FORMATTED_LIMIT) FORMATTED.clear();
+  FORMATTED.set(ms, formatted);
+  return formatted;
 }
 
 /**
