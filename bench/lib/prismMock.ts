@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnServer, stopChild } from './childProcesses.ts';
-import { freePort } from './freePort.ts';
+import { freePort } from '../../src/http/freePort.ts';
 
 /** Relative to the repository root. */
 export const OPENAPI_DOCUMENTS = {

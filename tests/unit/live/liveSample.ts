@@ -7,7 +7,6 @@
 import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from '../../../scripts/lib/twinProcess.ts';
@@ -15,6 +14,7 @@ import { StoreClient } from '../../../src/clients/store/StoreClient.ts';
 import { MediaClient } from '../../../src/clients/media/MediaClient.ts';
 import { MEDIA_SEED } from '../../../src/twins/media/seedFacts.ts';
 import { LEDGER_VARIABLE } from '../../../src/testing/LiveRequestGuard.ts';
+import { freePort } from '../../../src/http/freePort.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const USER_AGENT = 'api-contract-harness live-safety test (https://example.invalid/api-contract-harness)';
@@ -32,17 +32,6 @@ export interface LiveTwins {
   readonly env: Record<string, string>;
   count(): Promise<ResourceCounts>;
   stop(): void;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }
 
 export async function startLiveTwins(): Promise<LiveTwins> {

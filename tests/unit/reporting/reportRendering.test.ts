@@ -7,7 +7,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -15,19 +14,9 @@ import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { chromiumLaunchOptions, chromiumMissing } from '../../../src/browser/chromium.ts';
 import { serveReport, type ServedReport } from '../../../src/reporting/reportServer.ts';
 import { CATEGORY_NAMES } from '../../../src/reporting/categories.ts';
+import { freePort } from '../../../src/http/freePort.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-/** A loopback port the OS says is free now, for a program (Prism) that must be told its port. */
+/** A loopback port the OS says is free now, for a program that must be told its port (Prism, a twin process). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
