@@ -9,19 +9,9 @@ import { definitionForCollection } from '../../twins/media/registry.ts';
 import { applyMalformation } from '../applyMalformation.ts';
 import { paramNames } from '../fuzzRoute.ts';
 import { fuzzCase, type FuzzCase, type HeaderChange, type Malformation } from '../malformation.ts';
-import {
-  badJsonArb,
-  brokenHttpArb,
-  emptyBodyArb,
-  hugeBodyArb,
-  nonObjectJsonArb,
-  oddHeaderValueArb,
-  oddMethodArb,
-  oddPathValueArb,
-  routeChangeArb,
-  sideHeaderChangeArb,
-} from '../malformedValues.ts';
+import { oddHeaderValueArb, oddPathValueArb, sideHeaderChangeArb } from '../malformedValues.ts';
 import type { HeaderLine, RawRequest } from '../rawRequest.ts';
+import { sharedMalformations } from '../sharedMalformations.ts';
 import { resourceDocument, wrongMembersArb } from './mediaBodies.ts';
 import { mediaQueryParamArb } from './mediaQuery.ts';
 import { collectionOf, writeActionOf, type MediaFuzzRoute } from './mediaRouteTable.ts';
@@ -99,29 +89,13 @@ export function mediaCaseArb(route: MediaFuzzRoute): fc.Arbitrary<FuzzCase> {
   const action = writeActionOf(route);
   const definition = definitionForCollection(collectionOf(route));
   const params = paramNames(route);
-  const reads = route.method === 'GET';
-  const arbitraries: fc.WeightedArbitrary<Malformation>[] = [
-    { weight: 4, arbitrary: headerChangeArb(route).map((change) => ({ kind: 'header', change })) },
-    { weight: action ? 3 : 1, arbitrary: badJsonArb.map((bytes) => ({ kind: 'bad-json', body: bytes })) },
-    { weight: action ? 3 : 1, arbitrary: nonObjectJsonArb.map((json) => ({ kind: 'non-object-json', json })) },
-    { weight: 1, arbitrary: hugeBodyArb },
-    { weight: action ? 2 : 1, arbitrary: emptyBodyArb },
-    { weight: 1, arbitrary: routeChangeArb.map((change) => ({ kind: 'unknown-route', change })) },
-    { weight: 2, arbitrary: oddMethodArb(route.method).map((method) => ({ kind: 'odd-method', method })) },
-    {
-      weight: reads ? 5 : 1,
-      arbitrary: fc
-        .array(mediaQueryParamArb(definition?.type ?? 'anime'), { minLength: 1, maxLength: 3 })
-        .chain((pairs) =>
-          fc.oneof(
-            fc.constant(pairs),
-            mediaQueryParamArb(definition?.type ?? 'anime').map(([, value]) => [...pairs, [pairs[0]?.[0] ?? 'sort', value] as const]),
-          ),
-        )
-        .map((pairs): Malformation => ({ kind: 'bad-query', params: pairs })),
-    },
-    { weight: 1, arbitrary: brokenHttpArb.map((how) => ({ kind: 'broken-http', how })) },
-  ];
+  const arbitraries = sharedMalformations(route, {
+    headerChanges: headerChangeArb(route),
+    takesBody: action !== undefined,
+    queryParam: mediaQueryParamArb(definition?.type ?? 'anime'),
+    queryWeightOnGet: 5,
+    repeatedName: 'sort',
+  });
   if (params.length > 0) {
     arbitraries.push({
       weight: 4,

@@ -8,19 +8,9 @@ import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { applyMalformation } from '../applyMalformation.ts';
 import { paramNames, type FuzzRoute } from '../fuzzRoute.ts';
 import { fuzzCase, type FuzzCase, type HeaderChange, type Malformation } from '../malformation.ts';
-import {
-  badJsonArb,
-  brokenHttpArb,
-  emptyBodyArb,
-  hugeBodyArb,
-  nonObjectJsonArb,
-  oddHeaderValueArb,
-  oddMethodArb,
-  oddPathValueArb,
-  routeChangeArb,
-  sideHeaderChangeArb,
-} from '../malformedValues.ts';
+import { oddHeaderValueArb, oddPathValueArb, sideHeaderChangeArb } from '../malformedValues.ts';
 import type { HeaderLine, RawRequest } from '../rawRequest.ts';
+import { sharedMalformations } from '../sharedMalformations.ts';
 import { storeQueryParamArb } from './storeQuery.ts';
 import { paramResource } from './storeRouteTable.ts';
 import type { StoreWorldState } from './storeWorld.ts';
@@ -79,34 +69,17 @@ function headerChangeArb(route: FuzzRoute): fc.Arbitrary<HeaderChange> {
 export function storeCaseArb(route: FuzzRoute): fc.Arbitrary<FuzzCase> {
   const body = writeBodyOf(route);
   const params = ['store_id', ...paramNames(route)];
-  const reads = route.method === 'GET';
-  const arbitraries: fc.WeightedArbitrary<Malformation>[] = [
-    { weight: 4, arbitrary: headerChangeArb(route).map((change) => ({ kind: 'header', change })) },
-    { weight: body ? 3 : 1, arbitrary: badJsonArb.map((bytes) => ({ kind: 'bad-json', body: bytes })) },
-    { weight: body ? 3 : 1, arbitrary: nonObjectJsonArb.map((json) => ({ kind: 'non-object-json', json })) },
-    { weight: 1, arbitrary: hugeBodyArb },
-    { weight: body ? 2 : 1, arbitrary: emptyBodyArb },
-    { weight: 1, arbitrary: routeChangeArb.map((change) => ({ kind: 'unknown-route', change })) },
-    { weight: 2, arbitrary: oddMethodArb(route.method).map((method) => ({ kind: 'odd-method', method })) },
-    {
-      weight: reads ? 4 : 1,
-      arbitrary: fc
-        .array(storeQueryParamArb, { minLength: 1, maxLength: 3 })
-        .chain((pairs) =>
-          // A repeated parameter: the same name again with another value.
-          fc.oneof(
-            fc.constant(pairs),
-            storeQueryParamArb.map(([, value]) => [...pairs, [pairs[0]?.[0] ?? 'page', value] as const]),
-          ),
-        )
-        .map((pairs): Malformation => ({ kind: 'bad-query', params: pairs })),
-    },
-    {
-      weight: params.length > 1 ? 3 : 1,
-      arbitrary: fc.record({ kind: fc.constant('odd-path-param' as const), param: fc.constantFrom(...params), value: oddPathValueArb }),
-    },
-    { weight: 1, arbitrary: brokenHttpArb.map((how) => ({ kind: 'broken-http', how })) },
-  ];
+  const arbitraries = sharedMalformations(route, {
+    headerChanges: headerChangeArb(route),
+    takesBody: body !== undefined,
+    queryParam: storeQueryParamArb,
+    queryWeightOnGet: 4,
+    repeatedName: 'page',
+  });
+  arbitraries.push({
+    weight: params.length > 1 ? 3 : 1,
+    arbitrary: fc.record({ kind: fc.constant('odd-path-param' as const), param: fc.constantFrom(...params), value: oddPathValueArb }),
+  });
   if (body) {
     const members = fc
       .uniqueArray(fc.constantFrom(...body.members), { minLength: 1, maxLength: 3, selector: (member) => member.name })
