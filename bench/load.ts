@@ -1,92 +1,102 @@
 /**
  * `npm run bench -- load` (or `node bench/load.ts`): each twin, in a child
- * process, under 64 connections for BENCH_LOAD_SECONDS (default 30) over a mix
- * of a list, a single resource, a 404 and an update of one record. The store
- * twin serves an unmetered store (no 429s) and answers a few injected 503s on
- * purpose (control API). The child reports its memory every second over IPC;
- * nothing is forced (no GC calls). Target: no errors, no 5xx but the injected
- * ones, and memory that stays flat.
+ * process, under 64 connections over a mix of a list, a single resource, a
+ * 404 and an update of one record: first a warm-up of WARM_UP_SECONDS, then
+ * the measured load of BENCH_LOAD_SECONDS (default 30). The store twin serves
+ * an unmetered store (no 429s) and answers a few injected 503s on purpose
+ * (control API) during the measured load. What the twin retains is read after
+ * full collections, at quiet points before and after the measured load (see
+ * retainedMemory.ts). Target: no errors, no 5xx but the injected ones, and
+ * retained memory that stays flat.
  * A benchmark, not a test: it prints figures measured in one run.
  */
 import type { AutocannonRequest } from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
 import { StoreTwinControl } from '../src/testing/StoreTwinControl.ts';
 import { benchEnv } from './lib/benchEnv.ts';
-import type { ChildMessage } from './lib/childMessages.ts';
+import type { BenchRequest, ChildMessage } from './lib/childMessages.ts';
 import { CHILD_ENTRIES, forkServer, stopChild } from './lib/childProcesses.ts';
-import { FLAT_THRESHOLD_MB, memoryTrend, type MemorySample, type MemoryTrend } from './lib/memoryTrend.ts';
 import { fixed, printTable, progress, verdict } from './lib/report.ts';
+import { RETAINED_GROWTH_LIMIT_MB, retainedVerdict, toRetainedSample, type RetainedSample, type RetainedVerdict } from './lib/retainedMemory.ts';
 import { runAutocannon, type LoadResult } from './lib/runAutocannon.ts';
 import { prepareTarget, type TwinApi } from './lib/twinTargets.ts';
 
 const CONNECTIONS = 64;
 const INJECTED_503 = 50;
-/** Memory "after warm-up" is read this far into the load (or a quarter into a shorter run). */
-const WARM_UP_SECONDS = 5;
-const MB = 1024 * 1024;
+/**
+ * Load before the first reading, so the reading is taken once V8 has sized its
+ * heap and compiled the hot paths: growth after it is what the twin keeps.
+ */
+const WARM_UP_SECONDS = 10;
 /** Statuses the mix asks for besides 2xx: the 404 on purpose, and the injected 503s. */
 const MEANT_STATUSES = new Set(['404', '503']);
 
 interface LoadOutcome {
   readonly api: TwinApi;
+  readonly warmUp: LoadResult;
   readonly result: LoadResult;
   readonly injected: number;
   readonly fiveXx: number;
   readonly unexpected: string[];
-  readonly trend: MemoryTrend | undefined;
-  readonly warmUpS: number;
+  readonly before: RetainedSample;
+  readonly afterWarmUp: RetainedSample;
+  readonly end: RetainedSample;
+  readonly memory: RetainedVerdict;
 }
 
-/** Resolves with the child's next memory report. */
-function nextMemoryReport(child: ChildProcess): Promise<void> {
+/** Asks the child to collect all garbage, and resolves with what it retains. */
+function measureRetained(child: ChildProcess): Promise<RetainedSample> {
   return new Promise((resolve) => {
     const onMessage = (message: ChildMessage): void => {
-      if (message.type !== 'memory') return;
+      if (message.type !== 'retained') return;
       child.off('message', onMessage);
-      resolve();
+      resolve(toRetainedSample(message));
     };
     child.on('message', onMessage);
+    child.send({ type: 'measure-retained' } satisfies BenchRequest);
   });
+}
+
+/** Statuses of both phases together: a 5xx in the warm-up counts as much as one in the load. */
+function statusCounts(...results: LoadResult[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const result of results) for (const [status, count] of Object.entries(result.byStatus)) counts[status] = (counts[status] ?? 0) + count;
+  return counts;
 }
 
 async function loadTwin(api: TwinApi, seconds: number): Promise<LoadOutcome> {
   progress(`load: starting the ${api} twin`);
-  const twin = await forkServer(CHILD_ENTRIES.twin, [api]);
-  const reports: { at: number; rss: number; heapUsed: number; heapTotal: number }[] = [];
-  twin.child.on('message', (message: ChildMessage) => {
-    if (message.type === 'memory') reports.push({ ...message, at: performance.now() });
-  });
+  const twin = await forkServer(CHILD_ENTRIES.twin, [api], { exposeGc: true });
   try {
     const target = await prepareTarget(api, twin.url);
-    const injected = target.storeId === undefined ? 0 : INJECTED_503;
-    if (target.storeId !== undefined) await new StoreTwinControl(twin.url).injectFaults(target.storeId, { status: 503, count: injected });
     const mix: AutocannonRequest[] = [
       { method: 'GET', path: target.list, headers: target.headers },
       { method: 'GET', path: target.single, headers: target.headers },
       { method: 'GET', path: target.missing, headers: target.headers },
       target.write,
     ];
-    // A memory reading taken after set-up, just before the load.
-    await nextMemoryReport(twin.child);
-    progress(`load: ${api} twin, ${CONNECTIONS} connections for ${seconds} s: ${mix.map((r) => `${r.method} ${r.path}`).join(', ')}`);
-    const started = performance.now();
+    const before = await measureRetained(twin.child);
+    progress(`load: ${api} twin, warm-up: ${CONNECTIONS} connections for ${WARM_UP_SECONDS} s: ${mix.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+    const warmUp = await runAutocannon({ url: twin.url, connections: CONNECTIONS, seconds: WARM_UP_SECONDS, requests: mix });
+    const afterWarmUp = await measureRetained(twin.child);
+    const injected = target.storeId === undefined ? 0 : INJECTED_503;
+    if (target.storeId !== undefined) await new StoreTwinControl(twin.url).injectFaults(target.storeId, { status: 503, count: injected });
+    progress(`load: ${api} twin, measured: ${CONNECTIONS} connections for ${seconds} s`);
     const result = await runAutocannon({ url: twin.url, connections: CONNECTIONS, seconds, requests: mix });
-    const samples: MemorySample[] = reports.map((r) => ({
-      atS: (r.at - started) / 1000,
-      rssMb: r.rss / MB,
-      heapUsedMb: r.heapUsed / MB,
-      heapTotalMb: r.heapTotal / MB,
-    }));
-    const warmUpS = Math.min(WARM_UP_SECONDS, seconds / 4);
-    const statuses = Object.keys(result.byStatus);
+    const end = await measureRetained(twin.child);
+    const counts = statusCounts(warmUp, result);
+    const statuses = Object.keys(counts);
     return {
       api,
+      warmUp,
       result,
       injected,
-      fiveXx: statuses.filter((status) => status.startsWith('5')).reduce((sum, status) => sum + (result.byStatus[status] ?? 0), 0),
+      fiveXx: statuses.filter((status) => status.startsWith('5')).reduce((sum, status) => sum + (counts[status] ?? 0), 0),
       unexpected: statuses.filter((status) => !status.startsWith('2') && !MEANT_STATUSES.has(status)),
-      trend: memoryTrend(samples, seconds, warmUpS),
-      warmUpS,
+      before,
+      afterWarmUp,
+      end,
+      memory: retainedVerdict(afterWarmUp, end, result.requests),
     };
   } finally {
     await stopChild(twin.child);
@@ -94,7 +104,7 @@ async function loadTwin(api: TwinApi, seconds: number): Promise<LoadOutcome> {
 }
 
 function met(o: LoadOutcome): boolean {
-  return o.result.errors === 0 && o.unexpected.length === 0 && o.fiveXx === o.injected && o.trend?.flat === true;
+  return o.warmUp.errors + o.result.errors === 0 && o.unexpected.length === 0 && o.fiveXx === o.injected && o.memory.flat;
 }
 
 function byStatus(result: LoadResult): string {
@@ -104,18 +114,15 @@ function byStatus(result: LoadResult): string {
 }
 
 function memoryRow(o: LoadOutcome): string[] {
-  const t = o.trend;
-  if (!t) return [o.api, 'too few memory samples (run longer)', '', '', '', '', '', ''];
-  const pair = (s: MemorySample): string => `${fixed(s.rssMb, 1)} / ${fixed(s.heapUsedMb, 1)}`;
+  const three = (value: (sample: RetainedSample) => number): string => [o.before, o.afterWarmUp, o.end].map((sample) => fixed(value(sample), 1)).join(' / ');
   return [
     o.api,
-    pair(t.start),
-    pair(t.afterWarmUp),
-    pair(t.end),
-    `${fixed(t.rssMbPer10s, 2)} / ${fixed(t.heapMbPer10s, 2)}`,
-    fixed(t.heapFloorGrowthMb, 1),
-    fixed(t.outsideHeapGrowthMb, 1),
-    t.flat ? 'flat' : 'GROWING',
+    three((sample) => sample.heapUsedMb),
+    three((sample) => sample.externalMb),
+    three((sample) => sample.rssMb),
+    `${fixed(o.memory.heapGrowthMb, 2)} / ${fixed(o.memory.externalGrowthMb, 2)}`,
+    fixed(o.memory.bytesPerRequest, 1),
+    o.memory.flat ? 'flat' : 'GROWING',
   ];
 }
 
@@ -124,7 +131,9 @@ export async function load(): Promise<void> {
   const outcomes: LoadOutcome[] = [];
   for (const api of ['store', 'media'] as const) outcomes.push(await loadTwin(api, loadSeconds));
 
-  console.log(`\n### Load: ${CONNECTIONS} connections for ${loadSeconds} s per twin, mix of list, single, 404 and update\n`);
+  console.log(
+    `\n### Load: ${CONNECTIONS} connections for ${loadSeconds} s per twin (after ${WARM_UP_SECONDS} s of warm-up), mix of list, single, 404 and update\n`,
+  );
   printTable(
     ['twin', 'requests', 'req/s', 'p99 ms (2xx)', 'errors', 'answers by status', '5xx (injected)', 'unexpected statuses', 'target'],
     outcomes.map((o) => [
@@ -132,22 +141,22 @@ export async function load(): Promise<void> {
       String(o.result.requests),
       fixed(o.result.reqPerSec, 0),
       fixed(o.result.p99Ms, 0),
-      `${o.result.errors} (${o.result.timeouts} timeouts)`,
+      `${o.result.errors} (${o.result.timeouts} timeouts); warm-up ${o.warmUp.errors} (${o.warmUp.timeouts})`,
       byStatus(o.result),
       `${o.fiveXx} (${o.injected})`,
       o.unexpected.length === 0 ? 'none' : o.unexpected.join(', '),
       verdict(met(o)),
     ]),
   );
-  console.log(`\nMemory of the twin's process, RSS / heapUsed in MB (warm-up: the first ${fixed(outcomes[0]?.warmUpS ?? 0, 1)} s):\n`);
+  console.log('\nMemory the twin retains after full collections, in MB, before the warm-up / after it / after the measured load:\n');
   printTable(
-    ['twin', 'start', 'after warm-up', 'end', 'slope MB/10 s, 2nd half', 'heapUsed floor growth MB', 'RSS − heapTotal floor growth MB', 'memory'],
+    ['twin', 'heap', 'external', 'RSS (not judged)', 'growth during the load: heap / external MB', 'bytes kept per request', 'memory'],
     outcomes.map(memoryRow),
   );
   console.log(
     [
-      `\nSlopes: least-squares fit of the raw per-second samples over the second half; they include V8 enlarging its heap (RSS steps) and the garbage between collections (heapUsed sawtooth).`,
-      `flat = what the twin keeps does not grow: the lowest heapUsed (after a collection) and the lowest RSS − heapTotal (memory outside the V8 heap) each rise less than ${FLAT_THRESHOLD_MB} MB from the third quarter of the run to the last.`,
+      `\nflat = the retained heap and the retained external memory (Buffers, ArrayBuffers) each grow less than ${RETAINED_GROWTH_LIMIT_MB} MB over the measured load.`,
+      'RSS is shown, not judged: it steps up while V8 sizes its heap and compiles hot code, and the allocator keeps freed pages.',
       'Target: no errors; no statuses but 2xx, the 404 asked for and the injected 503s; 5xx = injected; memory flat.',
     ].join('\n'),
   );

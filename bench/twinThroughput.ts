@@ -50,7 +50,7 @@ async function benchApi(api: TwinApi, seconds: number): Promise<Row[]> {
     progress(
       `${api}: starting the bare server with the twin's answers (${answers.map((a) => `${a.status}, ${fixed(Buffer.byteLength(a.bodyBase64, 'base64') / 1024, 1)} KB`).join('; ')})`,
     );
-    const bare = await forkServer(CHILD_ENTRIES.replay, [], answers);
+    const bare = await forkServer(CHILD_ENTRIES.replay, [], { init: answers });
     stops.push(() => stopChild(bare.child));
     progress(`${api}: starting Prism on ${OPENAPI_DOCUMENTS[api]}`);
     const prism = await startPrism(OPENAPI_DOCUMENTS[api]);

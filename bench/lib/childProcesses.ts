@@ -44,12 +44,20 @@ export interface ForkedServer {
   readonly url: string;
 }
 
+export interface ForkOptions {
+  /** Handed to the child over IPC before it starts (replayChild.ts: the captured answers). */
+  readonly init?: unknown;
+  /** Starts the child with --expose-gc, so it can measure what it retains. */
+  readonly exposeGc?: boolean;
+}
+
 /**
  * Forks a bench child entry (bench/lib/*Child.ts), hands it `init` over IPC if
  * given, and resolves once it reports the URL it listens on.
  */
-export function forkServer(entry: string, args: readonly string[] = [], init?: unknown): Promise<ForkedServer> {
-  const child = track(fork(entry, [...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+export function forkServer(entry: string, args: readonly string[] = [], { init, exposeGc = false }: ForkOptions = {}): Promise<ForkedServer> {
+  const execArgv = exposeGc ? [...process.execArgv, '--expose-gc'] : process.execArgv;
+  const child = track(fork(entry, [...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv }));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`${entry} did not report ready within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
     const onMessage = (message: ChildMessage): void => {
