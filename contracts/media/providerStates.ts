@@ -6,6 +6,7 @@
  * catalogue are checked there; states that name the twin's seed, or change a
  * real user's data, are skipped with the reason.
  */
+import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';
 import type { LiveMediaConfig, TwinMediaConfig } from '../../src/config/harnessConfig.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
@@ -67,7 +68,12 @@ export function mediaTwinTarget(config: TwinMediaConfig): ProviderTarget {
 
 export function mediaLiveTarget(config: LiveMediaConfig): ProviderTarget {
   // Anonymous on purpose: the pacts' reads are what an anonymous integration sees (adult titles hidden).
-  const api = new MediaClient({ baseUrl: config.apiUrl });
+  // Arranging a state spends live requests too: counted and refused like the fixtures' (LIVE_REQUEST_BUDGET).
+  const guard = liveRequestGuard();
+  const api = new MediaClient({
+    baseUrl: config.apiUrl,
+    ...(guard ? { dispatcher: guard.dispatcher('media'), onExchange: (exchange) => guard.sent('media', exchange) } : {}),
+  });
   const seedOnly = (what: string) => async () =>
     unavailable(`${what} is named by the twin's seed; which real titles are adult-flagged is not known to the harness, so the twin verifies this interaction`);
   return {

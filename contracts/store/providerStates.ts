@@ -5,6 +5,7 @@
  * where the state can be read off it, and a state that cannot be arranged on a
  * real store is skipped with the reason.
  */
+import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { HARNESS_USER_AGENT, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
@@ -63,7 +64,14 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
 }
 
 export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
-  const api = new StoreClient({ baseUrl: `${config.apiUrl}/v1/${config.storeId}`, token: config.token, userAgent: config.userAgent });
+  // Arranging a state spends live requests too: counted and refused like the fixtures' (LIVE_REQUEST_BUDGET).
+  const guard = liveRequestGuard();
+  const api = new StoreClient({
+    baseUrl: `${config.apiUrl}/v1/${config.storeId}`,
+    token: config.token,
+    userAgent: config.userAgent,
+    ...(guard ? { dispatcher: guard.dispatcher('store'), onExchange: (exchange) => guard.sent('store', exchange) } : {}),
+  });
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
   const productNamed = async (name: string) => {
     const ids: number[] = [];

@@ -5,8 +5,12 @@
  * file verified is the whole file the consumer tests wrote in this run.
  * On HARNESS_TARGET=record and replay each interaction is recorded or replayed
  * as recordings/<api>/contracts/<interaction> (recordedProvider.ts).
+ * On live and record what the Verifier sends is charged to the run's request
+ * budget as `api`'s, like the store and media fixtures' requests.
  */
 import { expect, test } from '../../src/testing/harnessTest.ts';
+import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { pactPath, readPact, type PactNames } from './pactFile.ts';
 import type { ProviderTarget } from './providerTarget.ts';
@@ -29,11 +33,19 @@ export function declarePactVerification(names: PactNames, api: RecordingApi, tar
           `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`,
         ).toBeDefined();
         const live = target();
+        // Undefined on the twins and replays, which cost nothing.
+        const guard = liveRequestGuard();
         const recorded = await openRecordedProvider({ api, test: description, target: live });
         const provider = recorded?.target ?? live;
         testInfo.annotations.push({ type: 'provider', description: recorded?.describe ?? `${provider.name} at ${provider.baseUrl}` });
         try {
-          const outcome = await verifyInteraction({ pact, interaction: interaction!, target: provider, pactFile: testInfo.outputPath('pact.json') });
+          const outcome = await verifyInteraction({
+            pact,
+            interaction: interaction!,
+            target: provider,
+            pactFile: testInfo.outputPath('pact.json'),
+            ...(guard ? { budget: { guard, api } } : {}),
+          });
           if (outcome.status === 'skipped') {
             test.skip(true, outcome.reason);
             return;
@@ -47,11 +59,15 @@ export function declarePactVerification(names: PactNames, api: RecordingApi, tar
         } finally {
           const closed = await recorded?.close();
           if (closed) testInfo.annotations.push(closed);
+          // A refused request has already failed verifyInteraction with the budget's error.
+          chargeToBudget(guard, api, testInfo);
         }
       });
     }
 
-    test('every interaction the consumer tests wrote is verified', () => {
+    test('every interaction the consumer tests wrote is verified', ({}, testInfo) => {
+      // Sends nothing: its zero keeps it out of the budget line's "not counted".
+      chargeToBudget(liveRequestGuard(), api, testInfo);
       const written = readPact(names).interactions.map((interaction) => interaction.description);
       const unverified = written.filter((description) => !listed.includes(description));
       expect(

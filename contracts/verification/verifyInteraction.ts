@@ -4,8 +4,11 @@
  * skip with its reason, not a verifier error), its values are handed to the
  * Verifier's state handler for the pact's provider-state expressions, and a
  * request filter adds the credentials, so they never reach a pact or a report.
+ * On a live target the same filter charges each request to the run's budget.
  */
+import type { ServerResponse } from 'node:http';
 import { Verifier } from '@pact-foundation/pact';
+import type { LiveApi, LiveBudgetSpentError, LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
 import { isUnavailable, type Arranged, type ProviderTarget } from './providerTarget.ts';
 
@@ -33,8 +36,10 @@ export async function verifyInteraction(options: {
   target: ProviderTarget;
   /** Where the one-interaction pact is written (the test's output folder). */
   pactFile: string;
+  /** Live and record targets: the worker's guard, which counts the Verifier's requests as `api`'s and refuses them once the budget is spent. */
+  budget?: { readonly guard: LiveRequestGuard; readonly api: LiveApi };
 }): Promise<VerificationOutcome> {
-  const { pact, interaction, target } = options;
+  const { pact, interaction, target, budget } = options;
   const arranged: Arranged[] = [];
   try {
     for (const state of interaction.providerStates ?? []) {
@@ -54,9 +59,18 @@ export async function verifyInteraction(options: {
     const withoutUserAgent = !Object.keys(interaction.request.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent');
 
     const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
-    type FilterRequest = { url: string; headers: Record<string, string | string[] | undefined> };
-    const requestFilter = (req: FilterRequest, _res: unknown, next: () => void) => {
+    type FilterRequest = { method: string; url: string; headers: Record<string, string | string[] | undefined> };
+    let refused: LiveBudgetSpentError | undefined;
+    const requestFilter = (req: FilterRequest, res: ServerResponse, next: () => void) => {
       if (!req.url.startsWith(STATE_SETUP_PATH)) {
+        try {
+          budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);
+        } catch (error) {
+          // Answered here, so the request never reaches the provider; the test fails with this error, not Pact's mismatch.
+          refused ??= error as LiveBudgetSpentError;
+          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end(refused.message);
+          return;
+        }
         for (const [name, value] of Object.entries(headers)) req.headers[name.toLowerCase()] = value;
         if (withoutUserAgent) delete req.headers['user-agent'];
       }
@@ -75,9 +89,11 @@ export async function verifyInteraction(options: {
       }).verifyProvider();
       output = outputOf(json);
     } catch (error) {
+      if (refused) throw refused;
       const report = outputOf(error instanceof Error ? error.message : String(error));
       throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
     }
+    if (refused) throw refused;
     return { status: 'verified', report: output.join('\n') };
   } finally {
     for (const state of arranged.reverse()) await state.teardown?.();

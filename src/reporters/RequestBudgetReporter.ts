@@ -1,8 +1,9 @@
 /**
  * Keeps a whole live or record run within LIVE_REQUEST_BUDGET. Adds up what
- * every test sent to the live APIs (the store and media fixtures' live-requests
- * annotations, the properties' own budget annotations), whichever worker ran
- * it, and prints one line at the end:
+ * every test sent to the live APIs (the live-requests annotations of the store
+ * and media fixtures and of the pact verification, whose Verifier requests
+ * count as its API's; the properties' own budget annotations), whichever
+ * worker ran it, and prints one line at the end:
  *
  *   live request budget: 812 of 2000 requests used (store 530, media 282)
  *
@@ -93,7 +94,7 @@ export default class RequestBudgetReporter implements Reporter {
     if (this.#uncounted.size > 0) {
       const projects = [...this.#uncounted].map(([project, n]) => `${project} ${n}`).join(', ');
       this.#log(
-        `  not counted: tests that ran with no count of their own (${projects}); what they send outside the store and media fixtures' clients, such as Pact's Verifier, is not in the figure above`,
+        `  not counted: tests that ran with no count of their own (${projects}); requests sent other than through the store and media fixtures' clients and Pact's Verifier are not in the figure above`,
       );
     }
     if (used <= budget && refused === 0) return undefined;

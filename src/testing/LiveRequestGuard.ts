@@ -1,12 +1,14 @@
 /**
  * Keeps a live run within LIVE_REQUEST_BUDGET while it runs, instead of only
  * saying so at the end. One guard per worker process, shared by the store and
- * media fixtures. The RequestBudgetReporter (main process) appends what every
- * finished test sent to a ledger file it names in HARNESS_LIVE_REQUEST_LEDGER,
- * so workers of other projects, and the worker Playwright starts again after a
- * failed test, see the whole run's spending; without that reporter a worker
- * sees only what it sent itself. Once the run has spent its budget the next
- * request is refused before it leaves, and the test fails saying why.
+ * media fixtures and by Pact's Verifier (its request filter, which sees what
+ * the typed clients do not). The RequestBudgetReporter (main process) appends
+ * what every finished test sent to a ledger file it names in
+ * HARNESS_LIVE_REQUEST_LEDGER, so workers of other projects, and the worker
+ * Playwright starts again after a failed test, see the whole run's spending;
+ * without that reporter a worker sees only what it sent itself. Once the run
+ * has spent its budget the next request is refused before it leaves, and the
+ * test fails saying why.
  * Clean-up is never refused: deleting what a test made keeps the live
  * service as it was. The ledger learns of a test when it ends, so another
  * worker's running test is not in it yet: with two workers the guard can let
@@ -78,6 +80,12 @@ export class LiveRequestGuard {
     if (this.#cleaning > 0 || spent < this.budget) return;
     this.#refused[api].push(request);
     throw new LiveBudgetSpentError(this.budget, spent, request);
+  }
+
+  /** Admits and counts one request sent outside the typed clients (Pact's Verifier); a refused one throws and is not counted. */
+  take(api: LiveApi, request: string): void {
+    this.admit(api, request);
+    this.#unreported[api] += 1;
   }
 
   /** Counts one attempt a client reported, unless the guard refused it (it never left). */
