@@ -3,6 +3,7 @@
  * the media twin's own router from its seed (src/twins/media/seed.ts): real
  * documents, and the same bytes on every run (seed dates are fixed).
  */
+import { plainJson } from '../twins/http/jsonText.ts';
 import { routeApiRequest } from '../twins/media/apiRouter.ts';
 import { viewerOf } from '../twins/media/auth.ts';
 import { MediaState } from '../twins/media/mediaState.ts';
@@ -40,7 +41,7 @@ export function mediaExamples(apiUrl: string): MediaExamples {
       segments,
     );
     if (response.status !== 200) throw new Error(`mediaExamples: GET /${segments.join('/')} answered ${response.status}, not 200`);
-    return response.body;
+    return plainJson(response.body);
   }
 
   return (collection) => {

@@ -3,6 +3,7 @@
  * twin's own route handlers from its seed (src/twins/store/seed.ts): real
  * shapes, and the same bytes on every run (seed dates are fixed).
  */
+import { plainJson } from '../twins/http/jsonText.ts';
 import { STORE_CONTRACT } from '../rules/storeContract.ts';
 import type { ApiContext } from '../twins/store/apiContext.ts';
 import { apiRoutes } from '../twins/store/routes/apiRoutes.ts';
@@ -44,7 +45,7 @@ export function storeExamples(apiUrl: string): StoreExamples {
     };
     const response = await match.handler(context, match.params);
     if (response.status !== 200) throw new Error(`storeExamples: GET /${segments.join('/')} answered ${response.status}, not 200`);
-    return { body: response.body, headers: response.headers ?? {} };
+    return { body: plainJson(response.body), headers: response.headers ?? {} };
   }
 
   async function get(path: string): Promise<StoreExample> {

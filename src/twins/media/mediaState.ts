@@ -2,6 +2,7 @@ import { VirtualClock, systemClock, type Clock } from '../../clock/Clock.ts';
 import { type MediaRecord, type StoredLink } from './model.ts';
 import { seedMediaData, SEED_CLOCK_START_MS } from './seed.ts';
 import { TokenStore } from './tokens.ts';
+import { RenderCache } from '../http/renderCache.ts';
 import type { MediaDefect } from './defects.ts';
 
 export type ClockMode = 'real' | 'virtual';
@@ -28,6 +29,8 @@ export class MediaState implements SeedTarget {
   /** A deliberate defect (defects.ts): only tests that prove the properties can fail set one. */
   readonly defect: MediaDefect | undefined;
   readonly tokens = new TokenStore();
+  /** Rendered resource objects until the next write (server.ts empties it around every request that is not a GET). */
+  readonly rendered = new RenderCache<MediaRecord>();
   /** `${userId}|${activityGroupId}` → marks. */
   readonly feedMarks = new Map<string, FeedMark>();
   readonly #tables = new Map<string, Map<string, MediaRecord>>();

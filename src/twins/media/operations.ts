@@ -8,7 +8,7 @@ import { canRead, visibleLinkage, visibleTargets } from './access.ts';
 import { decodeSegment } from '../http/requestTarget.ts';
 import { isJsonApiContentType } from './http/negotiation.ts';
 import { jsonResponse, type TwinResponse } from './http/responses.ts';
-import { collectionDocument, resourceUrl, singleDocument, type RenderContext } from './jsonapi/document.ts';
+import { collectionBody, resourceUrl, singleBody, singleDocument, type RenderContext } from './jsonapi/document.ts';
 import { JsonApiError, forbidden, invalidFieldValue, recordNotFound, routeNotFound, unsupportedMediaType, validationFailed } from './jsonapi/errors.ts';
 import { parseFieldsets } from './jsonapi/fields.ts';
 import { compileFilters } from './jsonapi/filters.ts';
@@ -86,7 +86,7 @@ export function indexResponse(context: ApiContext, definition: ResourceDefinitio
   const page = pageOf(matching, window, defect);
   const meta = { ...source?.extraMeta, ...definition.collectionMeta?.(matching), count: matching.length };
   const links = pageLinks(`${context.baseUrl}${context.path}`, query.echo, window, matching.length, defect);
-  return jsonResponse(200, collectionDocument(render, page, tree, meta, links));
+  return jsonResponse(200, collectionBody(render, page, tree, meta, links));
 }
 
 export function showResponse(context: ApiContext, definition: ResourceDefinition, rawId: string): TwinResponse {
@@ -94,7 +94,7 @@ export function showResponse(context: ApiContext, definition: ResourceDefinition
   const render = renderContext(context, query);
   const tree = parseInclude(query.include, definition);
   const record = findReadable(context, definition, rawId);
-  return jsonResponse(200, singleDocument(render, record, tree));
+  return jsonResponse(200, singleBody(render, record, tree));
 }
 
 function assertWriteMediaType(context: ApiContext): void {

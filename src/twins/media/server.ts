@@ -2,7 +2,7 @@ import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { handleControlRequest, isControlTarget } from './control.ts';
 import type { MediaDefect } from './defects.ts';
 import { discardBody } from '../http/requestBody.ts';
-import { startHttpServer } from '../http/startHttpServer.ts';
+import { startHttpServer, type HttpServerOptions } from '../http/startHttpServer.ts';
 import { writeResponse } from './http/responses.ts';
 import { JsonApiError, routeNotFound } from './jsonapi/errors.ts';
 import { MediaState, type ClockMode } from './mediaState.ts';
@@ -51,21 +51,31 @@ export async function startMediaTwin(options: MediaTwinOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const reportInternalError = options.onInternalError ?? logInternalError;
   const state = new MediaState(options.clock ?? 'virtual', options.defect);
+  const answer: HttpServerOptions['handle'] = async (req, res, target, origin) => {
+    const { segments } = target;
+    if (isControlTarget(segments)) return handleControlRequest(req, res, segments, state, reportInternalError);
+    if (startsWith(segments, EDGE_SEGMENTS)) return handleApiRequest(req, res, target, { state, origin, reportInternalError });
+    const oauth = sameSegments(segments, OAUTH_TOKEN) ? handleTokenRequest : sameSegments(segments, OAUTH_REVOKE) ? handleRevokeRequest : undefined;
+    if (oauth && req.method === 'POST') {
+      writeResponse(res, req.method, await oauth(req, target.query, state), 'application/json; charset=utf-8');
+      return;
+    }
+    await discardBody(req);
+    writeJsonApi(res, req.method, errorResponse(routeNotFound()));
+  };
   const running = await startHttpServer({
     port: options.port,
     host,
     reportInternalError,
     handle: async (req, res, target, origin) => {
-      const { segments } = target;
-      if (isControlTarget(segments)) return handleControlRequest(req, res, segments, state, reportInternalError);
-      if (startsWith(segments, EDGE_SEGMENTS)) return handleApiRequest(req, res, target, { state, origin, reportInternalError });
-      const oauth = sameSegments(segments, OAUTH_TOKEN) ? handleTokenRequest : sameSegments(segments, OAUTH_REVOKE) ? handleRevokeRequest : undefined;
-      if (oauth && req.method === 'POST') {
-        writeResponse(res, req.method, await oauth(req, target.query, state), 'application/json; charset=utf-8');
-        return;
+      // A write may change how any record renders (counts, linkage, owner-only fields): rendered records are dropped around it.
+      if (req.method === 'GET' || req.method === 'HEAD') return answer(req, res, target, origin);
+      state.rendered.invalidate();
+      try {
+        return await answer(req, res, target, origin);
+      } finally {
+        state.rendered.invalidate();
       }
-      await discardBody(req);
-      writeJsonApi(res, req.method, errorResponse(routeNotFound()));
     },
     writeInternalError: (req, res) => writeJsonApi(res, req.method, errorResponse(internalError())),
     rawError: (status, title, detail) => ({ contentType: MEDIA_CONTRACT.mediaType, body: JSON.stringify(JsonApiError.of(status, title, detail).body) }),

@@ -124,7 +124,14 @@ async function runPipeline(req: IncomingMessage, input: PipelineInput, deps: Api
     storeUrl: `${deps.origin}/${STORE_CONTRACT.version}/${store.id}`,
     resourcePath: input.resource.join('/'),
   };
-  return match.handler(context, match.params);
+  // A write may change how any record renders: the rendered records are dropped before it and after it.
+  if (method === 'GET' || method === 'HEAD') return match.handler(context, match.params);
+  store.rendered.invalidate();
+  try {
+    return await match.handler(context, match.params);
+  } finally {
+    store.rendered.invalidate();
+  }
 }
 
 /** The token of `Authentication: bearer <token>`, or of `Authorization: Bearer <token>` (newer guides). */

@@ -274,7 +274,12 @@ export async function handleControlRequest(req: IncomingMessage, res: ServerResp
       response = jsonResponse(405, { error: `twin: this control endpoint takes ${match.allow}` }, { Allow: match.allow });
     } else {
       const body = await readControlBody(req);
-      response = await match.handler({ twin: deps.twin, body, origin: deps.origin }, match.params);
+      try {
+        response = await match.handler({ twin: deps.twin, body, origin: deps.origin }, match.params);
+      } finally {
+        // A reset or a seed changes what stores hold: no rendered record outlives a control write.
+        if (req.method !== 'GET' && req.method !== 'HEAD') for (const store of deps.twin.list()) store.rendered.invalidate();
+      }
     }
   } catch (error) {
     if (error instanceof ControlError) response = jsonResponse(error.status, { error: error.message });

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { jsonPayload } from '../http/jsonText.ts';
 
 /**
  * What a handler answers; written to the socket in one place. The body is the
@@ -8,7 +9,7 @@ import { STORE_CONTRACT } from '../../rules/storeContract.ts';
  */
 export interface TwinResponse {
   readonly status: number;
-  /** JSON-serialisable; omitted for 204. */
+  /** JSON-serialisable, or a JsonText (../http/jsonText.ts) written as it is; omitted for 204. */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -32,7 +33,7 @@ export function writeResponse(
   const headers: Record<string, string> = { ...baseHeaders, ...response.headers };
   let payload: Buffer | undefined;
   if (response.status !== 204 && response.body !== undefined) {
-    payload = Buffer.from(JSON.stringify(response.body), 'utf8');
+    payload = jsonPayload(response.body);
     headers['Content-Type'] = STORE_CONTRACT.jsonContentType;
     headers['Content-Length'] = String(payload.length);
   }

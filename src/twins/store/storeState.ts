@@ -5,6 +5,7 @@ import type { LocalizedText } from './localized.ts';
 import type { Category } from './resources/categories.ts';
 import type { Product } from './resources/products.ts';
 import type { Webhook, WebhookEvent } from './resources/webhooks.ts';
+import { RenderCache } from '../http/renderCache.ts';
 import { toWholeSecond } from './timestamps.ts';
 import type { WebhookOutbox } from './webhookOutbox.ts';
 
@@ -69,6 +70,8 @@ export class StoreState {
   readonly categories = new Map<number, Category>();
   readonly webhooks = new Map<number, Webhook>();
   readonly outbox: WebhookOutbox;
+  /** Rendered products and categories until the next write (the API pipeline and the control API empty it). */
+  readonly rendered = new RenderCache<object>();
   readonly #tokens: string[];
   readonly #buckets = new Map<string, LeakyBucket>();
   readonly #children = new Map<number, Set<number>>();

@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
+import { jsonPayload } from '../../http/jsonText.ts';
 
 /** What a handler answers; written to the socket in one place. */
 export interface TwinResponse {
   readonly status: number;
-  /** JSON-serialisable; omitted for 204. */
+  /** JSON-serialisable, or a JsonText (../../http/jsonText.ts) written as it is; omitted for 204. */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -22,7 +23,7 @@ export function writeResponse(res: ServerResponse, method: string | undefined, r
   const headers: Record<string, string> = { 'Content-Type': contentType, ...response.headers };
   let payload: Buffer | undefined;
   if (response.status !== 204 && response.body !== undefined) {
-    payload = Buffer.from(JSON.stringify(response.body), 'utf8');
+    payload = jsonPayload(response.body);
     headers['Content-Length'] = String(payload.length);
   } else if (response.status !== 204) {
     headers['Content-Length'] = '0';

@@ -4,6 +4,7 @@
  * relationships `{links: {self, related}}` plus `data` when included, and
  * top-level keys in the order data, included, meta, links.
  */
+import { jsonArray, jsonObject, type JsonText } from '../../http/jsonText.ts';
 import { ownsRecord, visibleLinkage, visibleTargets } from '../access.ts';
 import type { MediaState } from '../mediaState.ts';
 import type { MediaRecord, Ref, Viewer } from '../model.ts';
@@ -186,4 +187,44 @@ export function collectionDocument(
     ...(meta ? { meta } : {}),
     ...(links ? { links } : {}),
   };
+}
+
+/**
+ * What else a whole resource object's rendering depends on, as a render-cache
+ * variant (src/twins/http/renderCache.ts): who asks (owner-only fields, hidden
+ * linkage) and the base URL of its links. None when the request asks for
+ * sparse fieldsets or included data: those are rendered afresh.
+ */
+function cacheVariant(context: RenderContext, tree: IncludeNode): string | undefined {
+  if (context.fields.size > 0 || tree.children.size > 0) return undefined;
+  const { viewer } = context;
+  return `${viewer.user?.id ?? ''}\u0000${viewer.isAdmin}\u0000${viewer.hidesAdult}\u0000${context.baseUrl}`;
+}
+
+function cachedResource(context: RenderContext, variant: string, record: MediaRecord): JsonText {
+  return context.state.rendered.json(record, variant, () => renderResource(context, record));
+}
+
+/** The body of a GET of one resource: `singleDocument`, from the render cache when it can be. */
+export function singleBody(context: RenderContext, record: MediaRecord | null, tree: IncludeNode): unknown {
+  const variant = cacheVariant(context, tree);
+  if (!record || variant === undefined) return singleDocument(context, record, tree);
+  return jsonObject([['data', cachedResource(context, variant, record)]]);
+}
+
+/** The body of a GET of a collection: `collectionDocument`, from the render cache when it can be. */
+export function collectionBody(
+  context: RenderContext,
+  records: readonly MediaRecord[],
+  tree: IncludeNode,
+  meta?: Record<string, unknown>,
+  links?: DocumentLinks,
+): unknown {
+  const variant = cacheVariant(context, tree);
+  if (variant === undefined) return collectionDocument(context, records, tree, meta, links);
+  return jsonObject([
+    ['data', jsonArray(records.map((record) => cachedResource(context, variant, record)))],
+    ['meta', meta],
+    ['links', links],
+  ]);
 }

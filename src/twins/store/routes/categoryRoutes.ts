@@ -1,6 +1,6 @@
-import { collectionResponse, type ApiContext } from '../apiContext.ts';
+import { collectionResponse, recordBody, type ApiContext } from '../apiContext.ts';
 import { MISSING, StoreApiError } from '../errors.ts';
-import { inTimeWindow, pickFields, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
+import { inTimeWindow, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
 import { parseNumericId } from '../../http/requestTarget.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
@@ -45,7 +45,11 @@ export const categoryRoutes: readonly RouteDefinition<ApiContext>[] = [
   {
     path: 'categories/:id',
     methods: {
-      GET: (context, params) => jsonResponse(200, pickFields(renderCategory(context.store, categoryOr404(context, params['id'])), readFields(context.query))),
+      GET: (context, params) =>
+        jsonResponse(
+          200,
+          recordBody(context, 'categories', categoryOr404(context, params['id']), (c) => renderCategory(context.store, c)),
+        ),
       PUT: (context, params) => {
         const category = categoryOr404(context, params['id']);
         updateCategory(context.store, category, context.body ?? {});

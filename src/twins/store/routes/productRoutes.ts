@@ -1,6 +1,6 @@
-import { collectionResponse, type ApiContext } from '../apiContext.ts';
+import { collectionResponse, recordBody, type ApiContext } from '../apiContext.ts';
 import { MISSING, StoreApiError } from '../errors.ts';
-import { inTimeWindow, pickFields, readBooleanFilter, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
+import { inTimeWindow, readBooleanFilter, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
 import { parseNumericId } from '../../http/requestTarget.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
@@ -59,7 +59,10 @@ export const productRoutes: readonly RouteDefinition<ApiContext>[] = [
         }
         const product = sku === undefined ? undefined : findProductBySku(context.store, sku);
         if (!product) throw StoreApiError.standard(404, MISSING.productSku);
-        return jsonResponse(200, pickFields(renderProduct(context.store, product), readFields(context.query)));
+        return jsonResponse(
+          200,
+          recordBody(context, 'products', product, (p) => renderProduct(context.store, p)),
+        );
       },
     },
   },
@@ -68,7 +71,10 @@ export const productRoutes: readonly RouteDefinition<ApiContext>[] = [
     methods: {
       GET: (context, params) => {
         const product = productOr404(context, params['id']);
-        return jsonResponse(200, pickFields(renderProduct(context.store, product), readFields(context.query)));
+        return jsonResponse(
+          200,
+          recordBody(context, 'products', product, (p) => renderProduct(context.store, p)),
+        );
       },
       PUT: (context, params) => {
         const product = productOr404(context, params['id']);
