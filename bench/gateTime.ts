@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 
 const TARGET_SECONDS = 90;
-const RUNS = ['gate-mock', 'gate-record', 'gate-replay', 'gate-replay-seeds'];
+const RUNS = ['gate-mock', 'gate-record', 'gate-replay'];
 const LOG = 'reports/bench/gate.log';
 
 interface JsonResult {

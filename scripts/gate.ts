@@ -5,14 +5,15 @@
  *   gate-record: the live-capable suites of both APIs, the properties and the pact verification
  *     with HARNESS_TARGET=record against twins started as a separate process: the live path,
  *     proven with nothing but URLs and credentials, and recorded into reports/recordings;
- *   gate-replay: the same suites and pacts replayed from that recording with the twins stopped;
- *   gate-replay-seeds: the same again from the recordings the repository ships (recordings/),
- *     so they stay in step with the suites.
- * The live path (record, then replay) and the seeds' replay run beside the twins' run: the
- * recording mostly waits on the store's rate limit. The twins' run keeps the terminal; the
- * others write logs under reports/logs (shown when they fail). The recordings, reports and logs
- * are then scanned for the tokens the runs were given. Then one summary line. Extra arguments
- * go to the twins' run (e.g. a file filter).
+ *   gate-replay: the same suites and pacts replayed from that recording with the twins stopped.
+ * The recordings the repository ships (recordings/) must be in step with the suites: the
+ * fresh recording, normalised, must equal them cassette for cassette (src/recording/seedsInStep.ts),
+ * which is what a replay of them needs, without a second replay's minute of CPU.
+ * The live path (record, then replay) runs beside the twins' run: the recording mostly waits on
+ * the store's rate limit. The twins' run keeps the terminal; the others write logs under
+ * reports/logs (shown when they fail). The recordings, reports and logs are then scanned for the
+ * tokens the runs were given. Then one summary line. Extra arguments go to the twins' run (e.g. a
+ * file filter).
  */
 import { runTool } from './lib/runTool.ts';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
@@ -21,6 +22,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
+import { recordingsInStep } from '../src/recording/seedsInStep.ts';
 import { loadConfig } from '../src/config/harnessConfig.ts';
 import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/environmentInfo.ts';
 
@@ -29,7 +31,9 @@ const LIVE_PATH_MEDIA_PORT = LIVE_PATH_PORT + 10;
 /** Where the gate's own recording goes, and the log its runs write (both scanned for tokens). */
 const GATE_RECORDINGS = 'reports/recordings';
 const GATE_LOGS = 'reports/logs';
-const RUNS = ['gate-mock', 'gate-record', 'gate-replay', 'gate-replay-seeds'];
+const RUNS = ['gate-mock', 'gate-record', 'gate-replay'];
+/** The recordings the repository ships; the gate's fresh recording must equal them. */
+const SHIPPED_RECORDINGS = 'recordings';
 
 /** Pact files under contracts/pacts that are new or differ from the last commit (none where git is not there). */
 function changedPactFiles(): string[] {
@@ -114,9 +118,8 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
 
-  // The live path mostly waits on the store's rate limit, and the replay of the shipped recordings
-  // shares nothing: both run beside the twins' run, which keeps the terminal.
-  const [mockRun, live, seeds] = await Promise.all([
+  // The live path mostly waits on the store's rate limit: it runs beside the twins' run, which keeps the terminal.
+  const [mockRun, live] = await Promise.all([
     run('gate-mock', 'unit tests and every project of both APIs against the twins', process.argv.slice(2), {
       HARNESS_TARGET: 'mock',
       HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store,media',
@@ -126,9 +129,9 @@ async function main(): Promise<number> {
       const failed = { code: 1, seconds: 0 };
       return { record: { name: 'gate-record', ...failed }, replay: { name: 'gate-replay', ...failed }, mediaToken: undefined };
     }),
-    replayRun('gate-replay-seeds', 'recordings', 'the same suites and pacts replayed from the recordings the repository ships (recordings/)'),
   ]);
-  const finished = [mockRun, live.record, live.replay, seeds];
+  const finished = [mockRun, live.record, live.replay];
+  const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
   const mediaToken = live.mediaToken;
   for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-mock')) {
     console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
@@ -172,9 +175,35 @@ async function main(): Promise<number> {
   }
   const pactsOk = !process.env.CI || stalePacts.length === 0;
   if (!pactsOk) total.failed += 1;
-  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all four runs`);
+  if (!seedsInStep) total.failed += 1;
+  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all three runs`);
   console.log(summaryLine(total));
-  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk ? 0 : 1;
+  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && seedsInStep ? 0 : 1;
+}
+
+/** The shipped recordings against the gate's fresh one; prints what differs and the fix. */
+function checkShippedRecordings(): boolean {
+  let report: ReturnType<typeof recordingsInStep>;
+  try {
+    report = recordingsInStep(SHIPPED_RECORDINGS, GATE_RECORDINGS);
+  } catch (error) {
+    console.error(`gate: could not compare ${SHIPPED_RECORDINGS}/ with ${GATE_RECORDINGS}/: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+  if (report.differences.length === 0) {
+    console.log(`gate: the shipped recordings are in step with the suites (${report.compared} cassettes equal the fresh recording, normalised)`);
+    return true;
+  }
+  const shown = report.differences.slice(0, 10).map((line) => `  ${line}`);
+  if (report.differences.length > shown.length) shown.push(`  … and ${report.differences.length - shown.length} more`);
+  console.error(
+    [
+      `gate: the shipped recordings (${SHIPPED_RECORDINGS}/) are out of step with the suites: ${report.differences.length} cassette(s) differ from this run's recording, so replaying them would fail.`,
+      ...shown,
+      `Fix: npm run record:seed, review git diff ${SHIPPED_RECORDINGS}, and commit it with the change.`,
+    ].join('\n'),
+  );
+  return false;
 }
 
 /** The last lines of a log, where Playwright lists what failed. */

@@ -30,7 +30,7 @@ function replay(root: string): { code: number | null; output: string } {
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const run = spawnSync(
     process.execPath,
-    ['node_modules/@playwright/test/cli.js', 'test', '--project=store', '--reporter=line', '-g', `${escape(LIST)}|${escape(TOTAL)}`],
+    ['node_modules/@playwright/test/cli.js', 'test', '--project=store', '--workers=1', '--reporter=line', '-g', `${escape(LIST)}|${escape(TOTAL)}`],
     {
       encoding: 'utf8',
       env: { ...process.env, HARNESS_TARGET: 'replay', RECORDINGS_DIR: root, HARNESS_RUN_NAME: `broken-recording-${Date.now()}`, CI: '' },
