@@ -55,6 +55,16 @@ export class Pacer {
     return Math.max(0, Math.ceil(overflow));
   }
 
+  /**
+   * Waits (on the clock) until `requests` more fit, holding no place: for
+   * requests another program sends on this token (Pact's Verifier), which this
+   * pacer cannot hold back itself.
+   */
+  async waitForRoom(requests: number): Promise<void> {
+    const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * MS_PER_LEAK;
+    if (overflow > 0) await this.#clock.sleep(Math.ceil(overflow));
+  }
+
   /** Waits (on the clock) until one more request fits, then holds its place. */
   acquire(): Promise<PacerTicket> {
     const turn = this.#queue.then(() => this.#waitForRoom());

@@ -84,6 +84,17 @@ export class StoreClient {
   // --- Store ------------------------------------------------------------------
 
   /** GET /store, languages normalised to codes. */
+  /**
+   * Waits until the store's bucket, as this client last saw it, has room for
+   * `requests` sent by someone else on the same token (Pact's Verifier), so
+   * they are not refused for the rate. Reads the level first when this client
+   * has not sent anything yet.
+   */
+  async waitForRoom(requests = 1): Promise<void> {
+    if (this.#pacer.level() === 0 && this.#pacer.inFlight === 0) await this.getStore();
+    await this.#pacer.waitForRoom(requests);
+  }
+
   async getStore(): Promise<StoreInfo> {
     const response = await this.#expectOk({ method: 'GET', path: '/store' });
     return toStoreInfo(this.#jsonOf(response), response.headers['x-main-language']);
