@@ -82,7 +82,8 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
     return ids;
   };
   // The Verifier's request is not paced like the clients' (the suites may have just filled the bucket): each
-  // state waits for room for it, so the pact is not refused for the rate (store.ratelimit.bucket-429).
+  // state waits for room for it, so the pact is not refused for the rate (store.ratelimit.bucket-429). It sends
+  // nothing to look, so a recording of the verification does not depend on timing.
   const withRoom = (states: ProviderTarget['states']): ProviderTarget['states'] =>
     Object.fromEntries(
       Object.entries(states).map(([name, arrange]) => [

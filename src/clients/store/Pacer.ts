@@ -27,6 +27,8 @@ export class Pacer {
   #drainMs = 0;
   #at: number;
   readonly #inFlight = new Set<PacerTicket>();
+  /** Whether an answer's rate headers have shown the provider's level. */
+  #seen = false;
   /** Waiters take turns, so two never both claim the same free place. */
   #queue: Promise<unknown> = Promise.resolve();
   #released = Promise.withResolvers<void>();
@@ -58,10 +60,13 @@ export class Pacer {
   /**
    * Waits (on the clock) until `requests` more fit, holding no place: for
    * requests another program sends on this token (Pact's Verifier), which this
-   * pacer cannot hold back itself.
+   * pacer cannot hold back itself. Before any answer has shown the level, the
+   * bucket may be full: it waits for `requests` to leak out rather than send a
+   * request to look (whose answer would depend on timing, and so would a
+   * recording of it).
    */
   async waitForRoom(requests: number): Promise<void> {
-    const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * MS_PER_LEAK;
+    const overflow = this.#seen ? this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * MS_PER_LEAK : requests * MS_PER_LEAK;
     if (overflow > 0) await this.#clock.sleep(Math.ceil(overflow));
   }
 
@@ -88,6 +93,7 @@ export class Pacer {
     const modelled = this.#drainAt(now);
     if (rate?.limit !== undefined && rate.limit >= 1) this.#capacity = rate.limit;
     const observed = observedDrainMs(rate, this.#capacity);
+    if (observed !== undefined) this.#seen = true;
     if (observed === undefined) this.#drainMs = modelled + MS_PER_LEAK;
     // Alone on the wire, the answer is the provider's latest count: take it, even when lower.
     // Overlapping answers may arrive out of order: a stale one must not lower the level.

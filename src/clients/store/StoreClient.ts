@@ -87,12 +87,10 @@ export class StoreClient {
   /**
    * Waits until the store's bucket, as this client last saw it, has room for
    * `requests` sent by someone else on the same token (Pact's Verifier), so
-   * they are not refused for the rate. Reads the level first when this client
-   * has not sent anything yet.
+   * they are not refused for the rate (see Pacer.waitForRoom).
    */
-  async waitForRoom(requests = 1): Promise<void> {
-    if (this.#pacer.level() === 0 && this.#pacer.inFlight === 0) await this.getStore();
-    await this.#pacer.waitForRoom(requests);
+  waitForRoom(requests = 1): Promise<void> {
+    return this.#pacer.waitForRoom(requests);
   }
 
   async getStore(): Promise<StoreInfo> {
