@@ -72,7 +72,7 @@ export function mediaLiveTarget(config: LiveMediaConfig): ProviderTarget {
   const guard = liveRequestGuard();
   const api = new MediaClient({
     baseUrl: config.apiUrl,
-    ...(guard ? { dispatcher: guard.dispatcher('media'), onExchange: (exchange) => guard.sent('media', exchange) } : {}),
+    ...guard?.clientOptions('media'),
   });
   const seedOnly = (what: string) => async () =>
     unavailable(`${what} is named by the twin's seed; which real titles are adult-flagged is not known to the harness, so the twin verifies this interaction`);

@@ -8,10 +8,10 @@
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { HARNESS_USER_AGENT, harnessConfig, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
-import { VirtualClock } from '../../src/clock/Clock.ts';
+import { replayClock } from '../../src/clock/Clock.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import { StoreTwinControl, type TwinStoreInfo } from '../../src/testing/StoreTwinControl.ts';
-import { isUnavailable, unavailable, type Arranged, type ProviderTarget } from '../verification/providerTarget.ts';
+import { unavailable, type Arranged, type ProviderTarget } from '../verification/providerTarget.ts';
 
 /** The states the store pacts name: one source for the consumer tests and this table. */
 export const STORE_STATES = {
@@ -67,13 +67,13 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
 export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
   // Arranging a state spends live requests too: counted and refused like the fixtures' (LIVE_REQUEST_BUDGET).
   const guard = liveRequestGuard();
+  const clock = replayClock(harnessConfig().target);
   const api = new StoreClient({
     baseUrl: `${config.apiUrl}/v1/${config.storeId}`,
     token: config.token,
     userAgent: config.userAgent,
-    // A replay answers at once: pacing waits on a virtual clock instead of the wall.
-    ...(harnessConfig().target === 'replay' ? { clock: new VirtualClock(Date.now()) } : {}),
-    ...(guard ? { dispatcher: guard.dispatcher('store'), onExchange: (exchange) => guard.sent('store', exchange) } : {}),
+    ...(clock ? { clock } : {}),
+    ...guard?.clientOptions('store'),
   });
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
   const productNamed = async (name: string) => {
@@ -81,25 +81,15 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
     for await (const product of api.iterateProducts({ q: name, per_page: 200 })) ids.push(product.id);
     return ids;
   };
-  // The Verifier's request is not paced like the clients' (the suites may have just filled the bucket): each
-  // state waits for room for it, so the pact is not refused for the rate (store.ratelimit.bucket-429). It sends
-  // nothing to look, so a recording of the verification does not depend on timing.
-  const withRoom = (states: ProviderTarget['states']): ProviderTarget['states'] =>
-    Object.fromEntries(
-      Object.entries(states).map(([name, arrange]) => [
-        name,
-        async (params: Record<string, unknown>) => {
-          const arranged = await arrange(params);
-          if (!isUnavailable(arranged)) await api.waitForRoom();
-          return arranged;
-        },
-      ]),
-    );
   return {
     name: 'live store',
     baseUrl: config.apiUrl,
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${config.token}`, 'User-Agent': config.userAgent },
-    states: withRoom({
+    // The Verifier's request is not paced like the clients' (the suites may have just filled the bucket): wait for
+    // room for it, so the pact is not refused for the rate (store.ratelimit.bucket-429). Nothing is sent to look,
+    // so a recording of the verification does not depend on timing.
+    beforeRequest: () => api.waitForRoom(),
+    states: {
       [STORE_STATES.exists]: async () => store,
       [STORE_STATES.acceptsProducts]: async ({ name }) => {
         if (!config.allowWrites)
@@ -126,6 +116,6 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
         unavailable(
           "filling a real store's bucket spends 40 requests and holds every other client of the store back for 20 s; the twin verifies it, and the store suites observe 429s on live",
         ),
-    }),
+    },
   };
 }

@@ -30,6 +30,8 @@ export interface ProviderTarget {
   readonly states: Readonly<Record<string, Arrange>>;
   /** Headers every request carries (e.g. the live token), under the state's own. */
   readonly headers?: Record<string, string>;
+  /** Runs once the states are arranged, just before the Verifier's request (the live store waits for bucket room). */
+  readonly beforeRequest?: () => Promise<void>;
 }
 
 export function unavailable(reason: string): Unavailable {

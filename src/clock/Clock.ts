@@ -45,3 +45,12 @@ export class VirtualClock implements Clock {
     this.advance(Math.max(0, ms));
   }
 }
+
+/**
+ * The clock of a client on `target`: a replay answers at once, so its pacing
+ * and back-off wait on a virtual clock instead of the wall; elsewhere
+ * undefined (the client's default, the system clock).
+ */
+export function replayClock(target: string): VirtualClock | undefined {
+  return target === 'replay' ? new VirtualClock(Date.now()) : undefined;
+}

@@ -74,6 +74,11 @@ export class LiveRequestGuard {
     });
   }
 
+  /** What a typed client of `api` needs to be counted and refused by this guard. */
+  clientOptions(api: LiveApi): { dispatcher: Dispatcher; onExchange: (exchange: Exchange) => void } {
+    return { dispatcher: this.dispatcher(api), onExchange: (exchange) => this.sent(api, exchange) };
+  }
+
   /** Throws LiveBudgetSpentError when the budget is spent, unless a clean-up is running. */
   admit(api: LiveApi, request: string): void {
     const spent = this.spent();

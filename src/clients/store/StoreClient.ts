@@ -81,9 +81,6 @@ export class StoreClient {
     return (await this.#send(request)).response;
   }
 
-  // --- Store ------------------------------------------------------------------
-
-  /** GET /store, languages normalised to codes. */
   /**
    * Waits until the store's bucket, as this client last saw it, has room for
    * `requests` sent by someone else on the same token (Pact's Verifier), so
@@ -93,6 +90,9 @@ export class StoreClient {
     return this.#pacer.waitForRoom(requests);
   }
 
+  // --- Store ------------------------------------------------------------------
+
+  /** GET /store, languages normalised to codes. */
   async getStore(): Promise<StoreInfo> {
     const response = await this.#expectOk({ method: 'GET', path: '/store' });
     return toStoreInfo(this.#jsonOf(response), response.headers['x-main-language']);

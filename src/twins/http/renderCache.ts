@@ -6,8 +6,8 @@ import { JsonText } from './jsonText.ts';
  * every record on every answer, which was over half of a list's CPU under
  * `npm run bench -- throughput`. Any change may alter how any record renders
  * (a product shows its categories, a media count counts other records), so
- * every write empties the whole cache: the twins call `invalidate` before and
- * after any request that is not a GET or HEAD. A miss only costs a render; a
+ * every write empties the whole cache: the twins run each request through
+ * `dropRenderedAroundWrites`. A miss only costs a render; a
  * stale entry would be a wrong answer.
  */
 export class RenderCache<Record extends object> {
@@ -31,5 +31,21 @@ export class RenderCache<Record extends object> {
       texts.set(record, text);
     }
     return text;
+  }
+}
+
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * Runs a request's `work`, calling `invalidate` before and after it unless the
+ * method only reads: the one rule for when rendered records are dropped.
+ */
+export async function dropRenderedAroundWrites<T>(method: string | undefined, invalidate: () => void, work: () => T | Promise<T>): Promise<T> {
+  if (READS.has(method ?? 'GET')) return work();
+  invalidate();
+  try {
+    return await work();
+  } finally {
+    invalidate();
   }
 }

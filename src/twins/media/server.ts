@@ -2,6 +2,7 @@ import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { handleControlRequest, isControlTarget } from './control.ts';
 import type { MediaDefect } from './defects.ts';
 import { discardBody } from '../http/requestBody.ts';
+import { dropRenderedAroundWrites } from '../http/renderCache.ts';
 import { startHttpServer, type HttpServerOptions } from '../http/startHttpServer.ts';
 import { writeResponse } from './http/responses.ts';
 import { JsonApiError, routeNotFound } from './jsonapi/errors.ts';
@@ -67,16 +68,13 @@ export async function startMediaTwin(options: MediaTwinOptions = {}): Promise<Ru
     port: options.port,
     host,
     reportInternalError,
-    handle: async (req, res, target, origin) => {
-      // A write may change how any record renders (counts, linkage, owner-only fields): rendered records are dropped around it.
-      if (req.method === 'GET' || req.method === 'HEAD') return answer(req, res, target, origin);
-      state.rendered.invalidate();
-      try {
-        return await answer(req, res, target, origin);
-      } finally {
-        state.rendered.invalidate();
-      }
-    },
+    // A write may change how any record renders (counts, linkage, owner-only fields).
+    handle: (req, res, target, origin) =>
+      dropRenderedAroundWrites(
+        req.method,
+        () => state.rendered.invalidate(),
+        () => answer(req, res, target, origin),
+      ),
     writeInternalError: (req, res) => writeJsonApi(res, req.method, errorResponse(internalError())),
     rawError: (status, title, detail) => ({ contentType: MEDIA_CONTRACT.mediaType, body: JSON.stringify(JsonApiError.of(status, title, detail).body) }),
     unparseable: {

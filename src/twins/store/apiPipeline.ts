@@ -5,6 +5,7 @@ import { StoreApiError, errorBody } from './errors.ts';
 import { rateLimitHeaders } from './leakyBucket.ts';
 import { MAX_BODY_BYTES, declaresBody, isJsonContentType, isJsonObject, parseJson, readBody } from '../http/requestBody.ts';
 import type { RequestTarget } from '../http/requestTarget.ts';
+import { dropRenderedAroundWrites } from '../http/renderCache.ts';
 import { writeResponse, type TwinResponse } from './responses.ts';
 import type { Router } from './router.ts';
 import type { StoreState } from './storeState.ts';
@@ -124,14 +125,12 @@ async function runPipeline(req: IncomingMessage, input: PipelineInput, deps: Api
     storeUrl: `${deps.origin}/${STORE_CONTRACT.version}/${store.id}`,
     resourcePath: input.resource.join('/'),
   };
-  // A write may change how any record renders: the rendered records are dropped before it and after it.
-  if (method === 'GET' || method === 'HEAD') return match.handler(context, match.params);
-  store.rendered.invalidate();
-  try {
-    return await match.handler(context, match.params);
-  } finally {
-    store.rendered.invalidate();
-  }
+  // A write may change how any record renders.
+  return dropRenderedAroundWrites(
+    method,
+    () => store.rendered.invalidate(),
+    () => match.handler(context, match.params),
+  );
 }
 
 /** The token of `Authentication: bearer <token>`, or of `Authorization: Bearer <token>` (newer guides). */

@@ -9,6 +9,7 @@ import { STORE_PRESETS, type StoreBlueprint, type StorePresetName } from './seed
 import { FAULT_STATUSES, type FaultStatus, type StoreState } from './storeState.ts';
 import { LATEST_TIMESTAMP_MS } from './timestamps.ts';
 import type { CreatedStoreOptions, TwinState } from './twinState.ts';
+import { dropRenderedAroundWrites } from '../http/renderCache.ts';
 
 /** Path prefix of the control API: outside /v1, so no Store API path can reach it. */
 export const CONTROL_PREFIX = '__twin';
@@ -274,12 +275,9 @@ export async function handleControlRequest(req: IncomingMessage, res: ServerResp
       response = jsonResponse(405, { error: `twin: this control endpoint takes ${match.allow}` }, { Allow: match.allow });
     } else {
       const body = await readControlBody(req);
-      try {
-        response = await match.handler({ twin: deps.twin, body, origin: deps.origin }, match.params);
-      } finally {
-        // A reset or a seed changes what stores hold: no rendered record outlives a control write.
-        if (req.method !== 'GET' && req.method !== 'HEAD') for (const store of deps.twin.list()) store.rendered.invalidate();
-      }
+      // A reset or a seed changes what stores hold: no rendered record outlives a control write.
+      const dropAll = (): void => deps.twin.list().forEach((store) => store.rendered.invalidate());
+      response = await dropRenderedAroundWrites(req.method, dropAll, () => match.handler({ twin: deps.twin, body, origin: deps.origin }, match.params));
     }
   } catch (error) {
     if (error instanceof ControlError) response = jsonResponse(error.status, { error: error.message });
