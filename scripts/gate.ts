@@ -5,15 +5,15 @@
  *   gate-record: the live-capable suites of both APIs, the properties and the pact verification
  *     with HARNESS_TARGET=record against twins started as a separate process: the live path,
  *     proven with nothing but URLs and credentials, and recorded into reports/recordings;
- *   gate-replay: the same suites and pacts replayed from that recording with the twins stopped.
- * The recordings the repository ships (recordings/) must be in step with the suites: the
- * fresh recording, normalised, must equal them cassette for cassette (src/recording/seedsInStep.ts),
- * which is what a replay of them needs, without a second replay's minute of CPU.
- * The live path (record, then replay) runs beside the twins' run: the recording mostly waits on
- * the store's rate limit. The twins' run keeps the terminal; the others write logs under
- * reports/logs (shown when they fail). The recordings, reports and logs are then scanned for the
- * tokens the runs were given. Then one summary line. Extra arguments go to the twins' run (e.g. a
- * file filter).
+ *   gate-replay: the same suites and pacts replayed, with no twin, from the recordings the
+ *     repository ships (recordings/): what HARNESS_TARGET=replay serves a user.
+ * The round trip closes after the recording: the fresh recording, normalised, must equal the
+ * shipped one cassette for cassette (src/recording/seedsInStep.ts). Equal cassettes answer a
+ * replay alike, so the replay need not wait for the recording: all three runs start at once, and
+ * the replay's CPU fills the time the recording spends waiting on the store's rate limit.
+ * The twins' run keeps the terminal; the others write logs under reports/logs (shown when they
+ * fail). The recordings, reports and logs are then scanned for the tokens the runs were given.
+ * Then one summary line. Extra arguments go to the twins' run (e.g. a file filter).
  */
 import { runTool } from './lib/runTool.ts';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
@@ -25,6 +25,10 @@ import { leakScan } from '../src/recording/leakScan.ts';
 import { recordingsInStep } from '../src/recording/seedsInStep.ts';
 import { loadConfig } from '../src/config/harnessConfig.ts';
 import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/environmentInfo.ts';
+import { useCompileCache } from '../src/config/compileCache.ts';
+
+// Before any child starts: every run, worker and twin process inherits it.
+useCompileCache();
 
 const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
 const LIVE_PATH_MEDIA_PORT = LIVE_PATH_PORT + 10;
@@ -67,8 +71,8 @@ async function run(name: string, what: string, args: string[], env: NodeJS.Proce
   return { name, code, seconds };
 }
 
-/** The live path: a recording against twin processes, then its replay with them stopped. */
-async function livePath(): Promise<{ record: Finished; replay: Finished; mediaToken: string | undefined }> {
+/** The live path: a recording against twin processes, stopped afterwards. */
+async function recordRun(): Promise<{ record: Finished; mediaToken: string | undefined }> {
   const twin = await startTwinProcess(LIVE_PATH_PORT, LIVE_PATH_MEDIA_PORT, 'inherit');
   let record: Finished;
   let mediaToken: string | undefined;
@@ -96,18 +100,17 @@ async function livePath(): Promise<{ record: Finished; replay: Finished; mediaTo
   } finally {
     twin.kill();
   }
-  const replay = await replayRun('gate-replay', GATE_RECORDINGS, `the same suites and pacts replayed from ${GATE_RECORDINGS}/, with the twins stopped`);
-  return { record, replay, mediaToken };
+  return { record, mediaToken };
 }
 
-// Replays: no twin runs, and nock refuses any request that was not recorded.
-const replayRun = (name: string, recordings: string, what: string) =>
+// A replay: no twin runs, and nock refuses any request that was not recorded.
+const replayRun = () =>
   run(
-    name,
-    what,
+    'gate-replay',
+    `the same suites and pacts replayed from ${SHIPPED_RECORDINGS}/, no twin running`,
     ['--project=store', '--project=media', '--project=contracts-verify', '--no-deps'],
-    { HARNESS_TARGET: 'replay', RECORDINGS_DIR: recordings },
-    logOf(name),
+    { HARNESS_TARGET: 'replay', RECORDINGS_DIR: SHIPPED_RECORDINGS },
+    logOf('gate-replay'),
   );
 
 const logOf = (name: string) => `${GATE_LOGS}/${name}.log`;
@@ -118,19 +121,19 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
 
-  // The live path mostly waits on the store's rate limit: it runs beside the twins' run, which keeps the terminal.
-  const [mockRun, live] = await Promise.all([
+  // The recording mostly waits on the store's rate limit: the twins' run (which keeps the terminal) and the replay run beside it.
+  const [mockRun, live, replay] = await Promise.all([
     run('gate-mock', 'unit tests and every project of both APIs against the twins', process.argv.slice(2), {
       HARNESS_TARGET: 'mock',
       HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store,media',
     }),
-    livePath().catch((error: unknown) => {
+    recordRun().catch((error: unknown) => {
       console.error(`gate: the live path could not run: ${error instanceof Error ? error.message : String(error)}`);
-      const failed = { code: 1, seconds: 0 };
-      return { record: { name: 'gate-record', ...failed }, replay: { name: 'gate-replay', ...failed }, mediaToken: undefined };
+      return { record: { name: 'gate-record', code: 1, seconds: 0 }, mediaToken: undefined };
     }),
+    replayRun(),
   ]);
-  const finished = [mockRun, live.record, live.replay];
+  const finished = [mockRun, live.record, replay];
   const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
   const mediaToken = live.mediaToken;
   for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-mock')) {

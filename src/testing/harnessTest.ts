@@ -7,6 +7,7 @@
 import { test as base } from '@playwright/test';
 import { relative, resolve, sep } from 'node:path';
 import * as allure from 'allure-js-commons';
+import { getGlobalTestRuntimeWithAutoconfig, MessageTestRuntime } from 'allure-js-commons/sdk/runtime';
 import { allureMetaFor } from '../reporting/allureMeta.ts';
 import { ruleIdsOf } from './ruleTest.ts';
 
@@ -29,12 +30,22 @@ export const test = base.extend<{ allureLabels: void }>({
         },
         runTarget(),
       );
-      await allure.labels(...meta.labels);
-      if (meta.links.length > 0) await allure.links(...meta.links);
-      for (const { name, value } of meta.parameters) await allure.parameter(name, value);
-      // Two replays of different cassettes (npm test replays its own recording and the shipped one) are different runs.
-      if (/^(record|replay)$/.test(runTarget())) await allure.parameter('recordings', process.env.RECORDINGS_DIR?.trim() || 'recordings');
-      if (meta.description) await allure.description(meta.description);
+      // Replays of different cassettes are different runs.
+      const parameters = /^(record|replay)$/.test(runTarget())
+        ? [...meta.parameters, { name: 'recordings', value: process.env.RECORDINGS_DIR?.trim() || 'recordings' }]
+        : meta.parameters;
+      const { labels, links, description } = meta;
+      const runtime = await getGlobalTestRuntimeWithAutoconfig();
+      // One message where allure-playwright runs: each Allure call is a Playwright step, and each step captures a
+      // source-mapped stack (one call per label, link and parameter was a tenth of a media test's CPU).
+      if (runtime instanceof MessageTestRuntime) {
+        await runtime.sendMessage({ type: 'metadata', data: { labels, links, parameters, ...(description ? { description } : {}) } });
+      } else {
+        await allure.labels(...labels);
+        if (links.length > 0) await allure.links(...links);
+        for (const { name, value } of parameters) await allure.parameter(name, value);
+        if (description) await allure.description(description);
+      }
       await use();
     },
     { auto: true },

@@ -2,7 +2,7 @@
  * The request budget's parts: the annotation a test carries, the reporter that
  * adds them up across workers and fails an over-budget run, and the guard that
  * refuses a request before it leaves once the run's ledger says the budget is
- * spent. The whole chain in a real run: budgetGuard.test.ts.
+ * spent. The whole chain in a real run: liveRunSafety.test.ts.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,10 +1,11 @@
 /**
  * A recording edited to break the contract must fail the replay run, the way
  * the service it stands for would fail a live run: a product field renamed
- * (`name` → `title`) and a header dropped (X-Total-Count). The unedited copy
- * passes the same tests, so the failure is the edit's. The drift report
- * between the shipped recordings and the edited ones shows both as contract
- * breaks.
+ * (`name` → `title`) and a header dropped (X-Total-Count). The failures must
+ * name the edits (the missing member, the header and its rule), so they are
+ * the edits' and no other cause's; the unedited recordings replay green in
+ * the gate's replay run. The drift report between the shipped recordings and
+ * the edited ones shows both as contract breaks.
  */
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { spawnSync } from 'node:child_process';
@@ -40,13 +41,10 @@ function replay(root: string): { code: number | null; output: string } {
   return { code: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
 
-test('a recording edited to break the contract fails the replay run, naming what broke; the unedited one passes', async () => {
-  test.setTimeout(180_000);
+test('a recording edited to break the contract fails the replay run, naming what broke', async () => {
+  test.setTimeout(120_000);
   const root = mkdtempSync(join(tmpdir(), 'broken-recordings-'));
   cpSync('recordings', root, { recursive: true });
-  const control = replay(root);
-  expect(control.output, 'the unedited recordings replay green').toMatch(/2 passed/);
-  expect(control.code).toBe(0);
 
   edit(root, 'products', LIST, (c) => {
     for (const i of c.interactions) {

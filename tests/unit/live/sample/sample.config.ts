@@ -1,7 +1,7 @@
 /**
- * Small live runs of the live-safety tests (../cleanupOnFailure.test.ts,
- * ../budgetGuard.test.ts): the real store and media fixtures on
- * HARNESS_TARGET=live against a twin process the test started. The samples
+ * Small live runs of the live-safety tests (../liveRunSafety.test.ts): the
+ * real store and media fixtures on HARNESS_TARGET=live against a twin
+ * process the test started. The samples
  * fail and leave things behind on purpose, so the config refuses any store but
  * a loopback one. Not part of any project of playwright.config.ts.
  */
