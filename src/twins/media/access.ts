@@ -8,6 +8,15 @@ import { refOf, storedMany, storedOne, type MediaRecord, type Ref, type Viewer }
 import { requireDefinition } from './registry.ts';
 import type { RelationshipSpec } from './resources/define.ts';
 
+/**
+ * Everything about a viewer that what they may see depends on, as a cache key:
+ * read policies, owner-only fields and hidden linkage read only these (and
+ * the data, which a write invalidates the caches of).
+ */
+export function viewerKey(viewer: Viewer): string {
+  return `${viewer.user?.id ?? ''}\u0000${viewer.isAdmin}\u0000${viewer.hidesAdult}`;
+}
+
 /** Whether the viewer may see a record (its definition's read policy). */
 export function canRead(state: MediaState, viewer: Viewer, record: MediaRecord): boolean {
   return requireDefinition(record.type).policy.read(viewer, record, state);

@@ -50,9 +50,11 @@ export function storedMany(record: MediaRecord, name: string): Ref[] {
   return Array.isArray(value) ? value : [];
 }
 
+const NUMERIC_ID = /^\d+$/;
+
 /** Numeric ids sort as numbers; other ids (activity UUIDs) as text. */
 export function compareIds(a: string, b: string): number {
-  const numeric = /^\d+$/;
-  if (numeric.test(a) && numeric.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  // One pattern for every call: a literal inside would build a new RegExp per comparison.
+  if (NUMERIC_ID.test(a) && NUMERIC_ID.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -24,6 +24,7 @@ import { requireDefinition } from './registry.ts';
 import { targetTypes, type RelationshipSpec, type ResourceDefinition, type WriteContext } from './resources/define.ts';
 import { buildDraft, draftRecord, saveDraft, validateDraft } from './writes.ts';
 import { filtersAsRead } from './defects.ts';
+import { visibleIndex } from './visibleIndex.ts';
 
 /** What a handler sees once the pipeline has let a request through. */
 export interface ApiContext {
@@ -74,14 +75,13 @@ export function indexResponse(context: ApiContext, definition: ResourceDefinitio
   if (definition.requiresFilter && !source?.related && query.filters.length === 0) throw JsonApiError.custom(400, 'No filter provided');
   const render = renderContext(context, query);
   const tree = parseInclude(query.include, definition);
-  const accept = compileFilters(definition, filtersAsRead(context.state.defect, context.query, query.filters), {
-    state: context.state,
-    viewer: context.viewer,
-  });
+  const filters = filtersAsRead(context.state.defect, context.query, query.filters);
+  const accept = compileFilters(definition, filters, { state: context.state, viewer: context.viewer });
   const order = compileSort(definition, query.sort, context.state);
   const window = parsePage(query.page, definition.page);
-  const candidates = source ? source.records : context.state.all(definition.type).filter((record) => canRead(context.state, context.viewer, record));
-  const matching = candidates.filter(accept).sort(order);
+  const matching = source
+    ? source.records.filter(accept).sort(order)
+    : visibleIndex(context.state, context.viewer, definition.type, { filters, accept, sort: query.sort, order });
   const defect = context.state.defect;
   const page = pageOf(matching, window, defect);
   const meta = { ...source?.extraMeta, ...definition.collectionMeta?.(matching), count: matching.length };

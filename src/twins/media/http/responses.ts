@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { jsonPayload } from '../../http/jsonText.ts';
+import { jsonPayloadParts } from '../../http/jsonText.ts';
+import { byteLengthOf, endWithParts } from '../../http/writeParts.ts';
 
 /** What a handler answers; written to the socket in one place. */
 export interface TwinResponse {
@@ -21,13 +22,14 @@ export function writeResponse(res: ServerResponse, method: string | undefined, r
   // The client may be gone, or a late error may follow a response already sent.
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { 'Content-Type': contentType, ...response.headers };
-  let payload: Buffer | undefined;
+  let parts: Buffer[] | undefined;
   if (response.status !== 204 && response.body !== undefined) {
-    payload = jsonPayload(response.body);
-    headers['Content-Length'] = String(payload.length);
+    parts = jsonPayloadParts(response.body);
+    headers['Content-Length'] = String(byteLengthOf(parts));
   } else if (response.status !== 204) {
     headers['Content-Length'] = '0';
   }
   res.writeHead(response.status, headers);
-  res.end(method === 'HEAD' ? undefined : payload);
+  if (method === 'HEAD' || parts === undefined) res.end();
+  else endWithParts(res, parts);
 }

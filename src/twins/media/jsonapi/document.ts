@@ -5,7 +5,7 @@
  * top-level keys in the order data, included, meta, links.
  */
 import { jsonArray, jsonObject, type JsonText } from '../../http/jsonText.ts';
-import { ownsRecord, visibleLinkage, visibleTargets } from '../access.ts';
+import { ownsRecord, viewerKey, visibleLinkage, visibleTargets } from '../access.ts';
 import type { MediaState } from '../mediaState.ts';
 import type { MediaRecord, Ref, Viewer } from '../model.ts';
 import { requireDefinition } from '../registry.ts';
@@ -197,8 +197,7 @@ export function collectionDocument(
  */
 function cacheVariant(context: RenderContext, tree: IncludeNode): string | undefined {
   if (context.fields.size > 0 || tree.children.size > 0) return undefined;
-  const { viewer } = context;
-  return `${viewer.user?.id ?? ''}\u0000${viewer.isAdmin}\u0000${viewer.hidesAdult}\u0000${context.baseUrl}`;
+  return `${viewerKey(context.viewer)}\u0000${context.baseUrl}`;
 }
 
 function cachedResource(context: RenderContext, variant: string, record: MediaRecord): JsonText {

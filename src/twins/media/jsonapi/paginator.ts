@@ -6,7 +6,10 @@
 import { lastLinkOffset, windowStart, type MediaDefect } from '../defects.ts';
 import type { PageLimits } from '../resources/define.ts';
 import { ERROR_CODES, JsonApiError, invalidPageValue } from './errors.ts';
-import { withQuery } from './links.ts';
+import { escapeQueryComponent, queryPair, withQuery, withQueryPlus } from './links.ts';
+
+const LIMIT_KEY = escapeQueryComponent('page[limit]');
+const OFFSET_KEY = escapeQueryComponent('page[offset]');
 
 export interface PageWindow {
   readonly limit: number;
@@ -66,9 +69,12 @@ export function pageLinks(
     const all = withQuery(url, echo);
     return { first: all, last: all };
   }
+  // Escaped and sorted once for all four links: only the offset differs between them (whole numbers need no escaping).
+  const shared = echo.map(queryPair);
   // An unpaginated collection read with only an offset has no limit to repeat (not the sentinel "everything").
-  const limit: [string, string][] = window.limit === Number.MAX_SAFE_INTEGER ? [] : [['page[limit]', String(window.limit)]];
-  const at = (offset: number): string => withQuery(url, [...echo, ...limit, ['page[offset]', String(offset)]]);
+  if (window.limit !== Number.MAX_SAFE_INTEGER) shared.push(`${LIMIT_KEY}=${window.limit}`);
+  shared.sort();
+  const at = (offset: number): string => withQueryPlus(url, shared, `${OFFSET_KEY}=${offset}`);
   return {
     first: at(0),
     ...(window.offset > 0 ? { prev: at(Math.max(window.offset - window.limit, 0)) } : {}),

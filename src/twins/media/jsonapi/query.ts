@@ -24,7 +24,18 @@ export interface JsonApiQuery {
 
 const MEMBER = /^(fields|filter|page)\[([^[\]]*)\](.*)$/;
 
+/** What a request without a query asks: nothing; one shared value, as nothing reads it to change it. */
+const NO_QUERY: JsonApiQuery = Object.freeze({
+  include: undefined,
+  fields: new Map<string, string>(),
+  filters: [],
+  sort: undefined,
+  page: new Map<string, string>(),
+  echo: [],
+});
+
 export function parseJsonApiQuery(query: URLSearchParams): JsonApiQuery {
+  if (query.size === 0) return NO_QUERY;
   let include: string | undefined;
   let sort: string | undefined;
   const fields = new Map<string, string>();
