@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 const TARGET_SECONDS = 90;
 const RUNS = ['gate-mock', 'gate-record', 'gate-replay'];
@@ -59,6 +60,41 @@ export function projectRows(run: string, report: { stats: { startTime: string };
   return [...rows.values()].sort((a, b) => a.from - b.from);
 }
 
+/** Linux's /proc counts in ticks of 1/100 s (USER_HZ), whatever the kernel's own tick. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds of this process's children that have ended (user + system), each with the children it waited for; undefined off Linux. */
+function childrenCpuSeconds(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    // After the command: state is field 3, so cutime (16) and cstime (17) are at 13 and 14.
+    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds the whole machine has been busy since boot (every process: user, nice, system, interrupts, steal). */
+function machineBusySeconds(): number | undefined {
+  try {
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+    return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the CPU went: the gate's own processes, and anything else on the machine meanwhile
+ * (a wall time measured beside other work is no measurement of the gate).
+ */
+function cpuLine(seconds: number, gateCpu: number | undefined, machineBusy: number | undefined): string {
+  if (gateCpu === undefined) return 'CPU: not measured (no /proc here)';
+  const cores = availableParallelism();
+  const others = machineBusy === undefined ? '' : `; other processes used ${Math.max(0, machineBusy - gateCpu).toFixed(1)} s meanwhile`;
+  return `CPU: ${gateCpu.toFixed(1)} s in npm test's processes, ${(gateCpu / seconds).toFixed(2)} of ${cores} cores on average${others}`;
+}
+
 function runGate(): Promise<{ code: number; seconds: number }> {
   mkdirSync('reports/bench', { recursive: true });
   const log = createWriteStream(LOG);
@@ -80,7 +116,11 @@ function runGate(): Promise<{ code: number; seconds: number }> {
 
 export async function gateTime(): Promise<void> {
   console.error(`gate: npm test as CI runs it (CI=true); output in ${LOG}`);
+  const [cpuBefore, busyBefore] = [childrenCpuSeconds(), machineBusySeconds()];
   const { code, seconds } = await runGate();
+  const [cpuAfter, busyAfter] = [childrenCpuSeconds(), machineBusySeconds()];
+  const gateCpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  const machineBusy = busyBefore === undefined || busyAfter === undefined ? undefined : busyAfter - busyBefore;
   const rows = RUNS.flatMap((run) => {
     try {
       return projectRows(run, JSON.parse(readFileSync(`reports/results/${run}.json`, 'utf8')) as never);
@@ -101,6 +141,7 @@ export async function gateTime(): Promise<void> {
   const cases = rows.reduce((n, r) => n + r.cases, 0);
   const verdict = seconds < TARGET_SECONDS ? 'met' : 'MISSED';
   console.log(`\nnpm test: ${seconds.toFixed(1)} s wall, ${tests} tests, ${cases} property cases, exit ${code}; target under ${TARGET_SECONDS} s: ${verdict}`);
+  console.log(cpuLine(seconds, gateCpu, machineBusy));
 }
 
 if (import.meta.main) await gateTime();

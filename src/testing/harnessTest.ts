@@ -7,9 +7,11 @@
 import { test as base } from '@playwright/test';
 import { relative, resolve, sep } from 'node:path';
 import * as allure from 'allure-js-commons';
-import { getGlobalTestRuntimeWithAutoconfig, MessageTestRuntime } from 'allure-js-commons/sdk/runtime';
+import type { RuntimeMessage } from 'allure-js-commons/sdk';
+import { getGlobalTestRuntimeWithAutoconfig, type TestRuntime } from 'allure-js-commons/sdk/runtime';
 import { allureMetaFor } from '../reporting/allureMeta.ts';
 import { ruleIdsOf } from './ruleTest.ts';
+import { contextOptionFixtures } from './contextOptionDefaults.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -18,7 +20,17 @@ function runTarget(): string {
   return process.env.HARNESS_TARGET?.trim() || 'mock';
 }
 
+/**
+ * allure-playwright's runtime sends each call as a message. Asked by shape, not by class: the
+ * runtime may come from the package's other module format (ESM beside this file's CommonJS).
+ */
+function sendsMessages(runtime: TestRuntime): runtime is TestRuntime & { sendMessage(message: RuntimeMessage): Promise<void> } {
+  return typeof (runtime as { sendMessage?: unknown }).sendMessage === 'function';
+}
+
 export const test = base.extend<{ allureLabels: void }>({
+  // Plain values, not a fixture per option per test (why: ./contextOptionDefaults.ts).
+  ...contextOptionFixtures(),
   allureLabels: [
     async ({}, use, testInfo) => {
       const meta = allureMetaFor(
@@ -38,7 +50,7 @@ export const test = base.extend<{ allureLabels: void }>({
       const runtime = await getGlobalTestRuntimeWithAutoconfig();
       // One message where allure-playwright runs: each Allure call is a Playwright step, and each step captures a
       // source-mapped stack (one call per label, link and parameter was a tenth of a media test's CPU).
-      if (runtime instanceof MessageTestRuntime) {
+      if (sendsMessages(runtime)) {
         await runtime.sendMessage({ type: 'metadata', data: { labels, links, parameters, ...(description ? { description } : {}) } });
       } else {
         await allure.labels(...labels);

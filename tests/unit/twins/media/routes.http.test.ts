@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { mediaRoutes, type MediaRoute } from '../../../../src/rules/mediaRoutes.ts';
 import { definitionForCollection } from '../../../../src/twins/media/registry.ts';
@@ -15,6 +16,7 @@ test.afterAll(async () => {
 });
 
 const SEEDED_ACTIVITY = '00000000-0000-4000-8000-000000000001';
+const ROUTE_NOT_FOUND = { errors: [{ status: 404, title: 'Route Not Found' }] };
 
 /** A concrete path for a route of the table. */
 function pathOf(route: MediaRoute): string {
@@ -52,6 +54,8 @@ for (const viewer of ['anonymous', 'alice', 'admin'] as const) {
     const order = { GET: 0, POST: 1, PATCH: 2, PUT: 3, DELETE: 4 } as const;
     const routes = mediaRoutes().sort((a, b) => order[a.method] - order[b.method]);
     expect(routes.length).toBe(48 * 6 + 3 * 2 + 23);
+    // One expect for the whole table (each expect is a Playwright step that captures a stack): every broken route is listed.
+    const problems: string[] = [];
     for (const route of routes) {
       const path = pathOf(route);
       const body = bodyOf(route);
@@ -61,19 +65,23 @@ for (const viewer of ['anonymous', 'alice', 'admin'] as const) {
         ...(body === undefined ? {} : { json: body }),
       });
       const where = `${route.method} ${path} (${viewer}) → ${answer.status} ${answer.text.slice(0, 200)}`;
-      expect(answer.status, where).toBeLessThan(500);
-      expect(answer.headers['content-type'], where).toBe(JSON_API);
-      if (answer.status === 204) {
-        expect(answer.text, where).toBe('');
-        continue;
-      }
-      const document = answer.json();
-      expect(document, where).not.toEqual({ errors: [{ status: 404, title: 'Route Not Found' }] });
-      const keys = Object.keys(document);
-      const isEmptyAck = keys.length === 0 && ['_accept', '_decline', '_revoke', '_read'].some((suffix) => path.endsWith(suffix));
-      expect(isEmptyAck || keys.some((key) => ['data', 'errors', 'meta'].includes(key)), where).toBe(true);
+      const problem = routeProblem(answer, path);
+      if (problem) problems.push(`${where}: ${problem}`);
     }
+    expect(problems, 'routes that answered a 5xx, no JSON:API or Route Not Found').toEqual([]);
   });
+}
+
+/** What is wrong with a route's answer, or undefined: below 500, JSON:API, not Route Not Found, a document (or an empty ack). */
+function routeProblem(answer: Awaited<ReturnType<typeof send>>, path: string): string | undefined {
+  if (answer.status >= 500) return 'a 5xx';
+  if (answer.headers['content-type'] !== JSON_API) return `Content-Type ${answer.headers['content-type']}, not ${JSON_API}`;
+  if (answer.status === 204) return answer.text === '' ? undefined : 'a 204 with a body';
+  const document = answer.json() as Record<string, unknown>;
+  if (isDeepStrictEqual(document, ROUTE_NOT_FOUND)) return 'Route Not Found';
+  const keys = Object.keys(document);
+  const isEmptyAck = keys.length === 0 && ['_accept', '_decline', '_revoke', '_read'].some((suffix) => path.endsWith(suffix));
+  return isEmptyAck || keys.some((key) => ['data', 'errors', 'meta'].includes(key)) ? undefined : 'a document with none of data, errors or meta';
 }
 
 test('a method or path outside the table is 404 Route Not Found with the real body', async () => {
@@ -88,10 +96,10 @@ test('a method or path outside the table is 404 Route Not Found with the real bo
   ] as const) {
     const answer = await send(`${twin.api}${path}`, { method });
     expect(answer.status, `${method} ${path}`).toBe(404);
-    expect(answer.json()).toEqual({ errors: [{ status: 404, title: 'Route Not Found' }] });
+    expect(answer.json()).toEqual(ROUTE_NOT_FOUND);
     expect(answer.headers['content-type']).toBe(JSON_API);
   }
   const outside = await send(`${twin.twin.url}/api/v2/anime`);
   expect(outside.status).toBe(404);
-  expect(outside.json()).toEqual({ errors: [{ status: 404, title: 'Route Not Found' }] });
+  expect(outside.json()).toEqual(ROUTE_NOT_FOUND);
 });
