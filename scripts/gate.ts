@@ -94,7 +94,7 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
       `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`,
       ['--project=store', '--project=media', '--project=properties', '--project=contracts-verify'],
       // The properties on a real clock: a small budget proves the live path without minutes of pacing.
-      { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '15' },
+      { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '20' },
       logOf('gate-record'),
     );
   } finally {
