@@ -6,7 +6,6 @@
  */
 import { test as base } from '@playwright/test';
 import { relative, resolve, sep } from 'node:path';
-import * as allure from 'allure-js-commons';
 import type { RuntimeMessage } from 'allure-js-commons/sdk';
 import { getGlobalTestRuntimeWithAutoconfig, type TestRuntime } from 'allure-js-commons/sdk/runtime';
 import { allureMetaFor } from '../reporting/allureMeta.ts';
@@ -48,15 +47,10 @@ export const test = base.extend<{ allureLabels: void }>({
         : meta.parameters;
       const { labels, links, description } = meta;
       const runtime = await getGlobalTestRuntimeWithAutoconfig();
-      // One message where allure-playwright runs: each Allure call is a Playwright step, and each step captures a
-      // source-mapped stack (one call per label, link and parameter was a tenth of a media test's CPU).
+      // One message: each Allure call is a Playwright step, and each step captures a source-mapped stack (one call per
+      // label, link and parameter was a tenth of a media test's CPU). A runtime that sends none is the no-op one.
       if (sendsMessages(runtime)) {
         await runtime.sendMessage({ type: 'metadata', data: { labels, links, parameters, ...(description ? { description } : {}) } });
-      } else {
-        await allure.labels(...labels);
-        if (links.length > 0) await allure.links(...links);
-        for (const { name, value } of parameters) await allure.parameter(name, value);
-        if (description) await allure.description(description);
       }
       await use();
     },

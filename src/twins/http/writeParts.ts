@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { jsonPayloadParts } from './jsonText.ts';
 
 /** The length of a body made of `parts`, for its Content-Length. */
 export function byteLengthOf(parts: readonly Buffer[]): number {
@@ -47,4 +48,17 @@ export function endWithParts(res: ServerResponse, parts: readonly Buffer[]): voi
   }
   writeSmall();
   res.end();
+}
+
+/**
+ * Writes a twin's answer: `headers`, the Content-Length of `body` (JSON, or a
+ * JsonText written as it is) and the body as its parts. No body for a 204 or
+ * an undefined body; HEAD gets the headers, Content-Length included.
+ */
+export function writeJsonAnswer(res: ServerResponse, method: string | undefined, status: number, headers: Record<string, string>, body: unknown): void {
+  const parts = status !== 204 && body !== undefined ? jsonPayloadParts(body) : undefined;
+  if (parts) headers['Content-Length'] = String(byteLengthOf(parts));
+  res.writeHead(status, headers);
+  if (method === 'HEAD' || parts === undefined) res.end();
+  else endWithParts(res, parts);
 }

@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { jsonPayloadParts } from '../http/jsonText.ts';
-import { byteLengthOf, endWithParts } from '../http/writeParts.ts';
+import { writeJsonAnswer } from '../http/writeParts.ts';
 
 /**
  * What a handler answers; written to the socket in one place. The body is the
@@ -32,14 +31,6 @@ export function writeResponse(
   // The client may be gone, or a late error may follow a response already sent.
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...baseHeaders, ...response.headers };
-  // The body's parts are written as they are, not joined (../http/writeParts.ts).
-  let parts: Buffer[] | undefined;
-  if (response.status !== 204 && response.body !== undefined) {
-    parts = jsonPayloadParts(response.body);
-    headers['Content-Type'] = STORE_CONTRACT.jsonContentType;
-    headers['Content-Length'] = String(byteLengthOf(parts));
-  }
-  res.writeHead(response.status, headers);
-  if (method === 'HEAD' || parts === undefined) res.end();
-  else endWithParts(res, parts);
+  if (response.status !== 204 && response.body !== undefined) headers['Content-Type'] = STORE_CONTRACT.jsonContentType;
+  writeJsonAnswer(res, method, response.status, headers, response.body);
 }

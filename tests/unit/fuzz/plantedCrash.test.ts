@@ -14,7 +14,9 @@ import { STORE_DEFECTS, type StoreDefect } from '../../../src/twins/store/defect
 import { MEDIA_DEFECTS, type MediaDefect } from '../../../src/twins/media/defects.ts';
 import { startMediaTwin } from '../../../src/twins/media/server.ts';
 import { startStoreTwin } from '../../../src/twins/store/server.ts';
-import { runFuzzer, type FuzzRun } from './fuzzRun.ts';
+import { runFuzzer, type FuzzRun, type FuzzRunOptions } from './fuzzRun.ts';
+import type { TwinFuzzer } from '../../../src/fuzz/twinFuzzer.ts';
+import type { TestInfo } from '@playwright/test';
 
 const STORE_CRASH: StoreDefect = 'crash-on-array-name';
 const MEDIA_CRASH: MediaDefect = 'crash-on-repeated-filter';
@@ -24,28 +26,30 @@ const productWrites = { numRuns: 150, routes: (route: FuzzRoute) => ['POST', 'PU
 /** Every standard and read-only index, 8 cases each. */
 const indexes = { numRuns: 8, routes: (route: MediaFuzzRoute) => route.kind !== 'special' && route.operation === 'index' };
 
-async function fuzzStore(testInfo: Parameters<typeof runFuzzer>[0], defect?: StoreDefect): Promise<{ run: FuzzRun<FuzzRoute>; internalErrors: unknown[] }> {
+/** A twin started for one sweep, logging what reached its 500 fallback. */
+type StartTwin = (onInternalError: (error: unknown) => void) => Promise<{ readonly url: string; close(): Promise<void> }>;
+
+/** One sweep of `options` over a twin `start` gives, closed afterwards; what its 500 fallback logged meanwhile. */
+async function sweep<R extends FuzzRoute>(
+  testInfo: TestInfo,
+  start: StartTwin,
+  open: (url: string) => Promise<TwinFuzzer<R>>,
+  options: FuzzRunOptions<R>,
+): Promise<{ run: FuzzRun<R>; internalErrors: unknown[] }> {
   const internalErrors: unknown[] = [];
-  const twin = await startStoreTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError: (error) => internalErrors.push(error) });
+  const twin = await start((error) => internalErrors.push(error));
   try {
-    return { run: await runFuzzer(testInfo, await openStoreFuzzer(twin.url), productWrites), internalErrors };
+    return { run: await runFuzzer(testInfo, await open(twin.url), options), internalErrors };
   } finally {
     await twin.close();
   }
 }
 
-async function fuzzMedia(
-  testInfo: Parameters<typeof runFuzzer>[0],
-  defect?: MediaDefect,
-): Promise<{ run: FuzzRun<MediaFuzzRoute>; internalErrors: unknown[] }> {
-  const internalErrors: unknown[] = [];
-  const twin = await startMediaTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError: (error) => internalErrors.push(error) });
-  try {
-    return { run: await runFuzzer(testInfo, await openMediaFuzzer(twin.url), indexes), internalErrors };
-  } finally {
-    await twin.close();
-  }
-}
+const fuzzStore = (testInfo: TestInfo, defect?: StoreDefect) =>
+  sweep(testInfo, (onInternalError) => startStoreTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError }), openStoreFuzzer, productWrites);
+
+const fuzzMedia = (testInfo: TestInfo, defect?: MediaDefect) =>
+  sweep(testInfo, (onInternalError) => startMediaTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError }), openMediaFuzzer, indexes);
 
 function counterexampleOf(run: FuzzRun<FuzzRoute>): FuzzCase {
   const failure = run.outcome.failure;

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { jsonPayloadParts } from '../../http/jsonText.ts';
-import { byteLengthOf, endWithParts } from '../../http/writeParts.ts';
+import { writeJsonAnswer } from '../../http/writeParts.ts';
 
 /** What a handler answers; written to the socket in one place. */
 export interface TwinResponse {
@@ -22,14 +21,7 @@ export function writeResponse(res: ServerResponse, method: string | undefined, r
   // The client may be gone, or a late error may follow a response already sent.
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { 'Content-Type': contentType, ...response.headers };
-  let parts: Buffer[] | undefined;
-  if (response.status !== 204 && response.body !== undefined) {
-    parts = jsonPayloadParts(response.body);
-    headers['Content-Length'] = String(byteLengthOf(parts));
-  } else if (response.status !== 204) {
-    headers['Content-Length'] = '0';
-  }
-  res.writeHead(response.status, headers);
-  if (method === 'HEAD' || parts === undefined) res.end();
-  else endWithParts(res, parts);
+  // A bodyless answer other than 204 says so (writeJsonAnswer sets the length of a body).
+  if (response.status !== 204 && response.body === undefined) headers['Content-Length'] = '0';
+  writeJsonAnswer(res, method, response.status, headers, response.body);
 }
