@@ -16,6 +16,7 @@ import type { StoreResponse } from '../../src/clients/store/types.ts';
 import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 import type { ArenaStore, StoreArena } from '../support/storeArena.ts';
 import { isObservedOnLive, type DriftSink } from '../support/drift.ts';
+import { scalarText } from '../../src/testing/scalarText.ts';
 
 const RULE = {
   alwaysObject: 'store.localized.always-object',
@@ -99,7 +100,7 @@ const languageCode = fc.oneof(
 /** Whitespace both JavaScript's trim and a Unicode White_Space test agree on. */
 const blankText = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\u3000'), maxLength: 6 });
 /** Graphemes (emoji, combining marks, astral) and raw code points (controls, lone combining marks). */
-const shortText = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }));
+const shortText = fc.oneof(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }), scalarText({ minLength: 1, maxLength: 16 }));
 
 export const nameText: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: shortText },

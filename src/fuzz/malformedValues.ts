@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { maxHeaderSize } from 'node:http';
 import { MAX_BODY_BYTES } from '../twins/http/requestBody.ts';
 import type { BrokenHttp, HeaderChange, Malformation, RouteChange } from './malformation.ts';
+import { scalarText } from '../testing/scalarText.ts';
 
 function isJson(text: string): boolean {
   try {
@@ -38,8 +39,7 @@ export const badJsonArb: fc.Arbitrary<Buffer> = fc.oneof(
       '\u0000',
     )
     .map((text) => Buffer.from(text)),
-  fc
-    .string({ unit: 'binary', minLength: 1, maxLength: 40 })
+  scalarText({ minLength: 1, maxLength: 40 })
     .filter((text) => !isJson(text))
     .map((text) => Buffer.from(text)),
   fc
