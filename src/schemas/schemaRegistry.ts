@@ -22,17 +22,23 @@ export interface SchemaEntry {
   readonly schema: AnySchemaObject;
 }
 
+/** When a loaded registry compiles its schemas: all at load (a schema that does not compile fails the load), or each on first use. */
+export type CompileWhen = 'at-load' | 'on-use';
+
 /**
- * Every JSON Schema under `contracts/<api>/schemas/`, loaded and compiled once
- * with Ajv (draft 2020-12, ajv-formats, strict mode, all errors, verbose errors
- * so that validate.ts can say what value failed and against which titled schema).
+ * Every JSON Schema under `contracts/<api>/schemas/`, loaded and compiled with
+ * Ajv (draft 2020-12, ajv-formats, strict mode, all errors, verbose errors so
+ * that validate.ts can say what value failed and against which titled schema).
  *
  * Generic over APIs: a new `contracts/<api>/schemas/` folder is picked up with no
  * change here. Schemas are named `<api>/<file name without .schema.json>`.
  */
 export class SchemaRegistry {
-  /** Reads and compiles every schema under `contractsDir`; throws naming the file at fault. */
-  static load(contractsDir: string = CONTRACTS_DIR): SchemaRegistry {
+  /**
+   * Reads every schema under `contractsDir` and compiles them `when` asked; throws naming the file at fault.
+   * Compiling all 41 takes half a second, which every test worker would pay for the few it validates against.
+   */
+  static load(contractsDir: string = CONTRACTS_DIR, when: CompileWhen = 'at-load'): SchemaRegistry {
     const entries = readSchemaFiles(contractsDir);
     const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
     ajvFormats.default(ajv);
@@ -43,43 +49,44 @@ export class SchemaRegistry {
         throw new Error(`schemaRegistry: ${entry.file} could not be added: ${(error as Error).message}`, { cause: error });
       }
     }
-    const compiled = new Map<string, ValidateFunction>();
-    for (const entry of entries) {
-      let validator: ValidateFunction | undefined;
-      try {
-        validator = ajv.getSchema(entry.id);
-      } catch (error) {
-        throw new Error(
-          `schemaRegistry: ${entry.file} does not compile in strict mode: ${(error as Error).message}. ` +
-            'Fix the schema (unknown keywords, missing "type", unresolved $ref).',
-          { cause: error },
-        );
-      }
-      if (!validator) throw new Error(`schemaRegistry: ${entry.file} compiled to nothing (id ${entry.id})`);
-      compiled.set(entry.name, validator);
-    }
-    return new SchemaRegistry(entries, compiled);
+    const registry = new SchemaRegistry(entries, ajv);
+    if (when === 'at-load') for (const name of registry.names) registry.compile(name);
+    return registry;
   }
 
   /** Short names of every loaded schema, sorted: `store/category`, `store/product`, ... */
   readonly names: readonly string[];
   readonly #entries: ReadonlyMap<string, SchemaEntry>;
-  readonly #compiled: ReadonlyMap<string, ValidateFunction>;
+  readonly #ajv: Ajv2020;
+  readonly #compiled = new Map<string, ValidateFunction>();
 
-  private constructor(entries: readonly SchemaEntry[], compiled: ReadonlyMap<string, ValidateFunction>) {
+  private constructor(entries: readonly SchemaEntry[], ajv: Ajv2020) {
     this.#entries = new Map(entries.map((entry) => [entry.name, entry]));
-    this.#compiled = compiled;
+    this.#ajv = ajv;
     this.names = [...this.#entries.keys()].sort();
   }
 
   has(name: string): boolean {
-    return this.#compiled.has(name);
+    return this.#entries.has(name);
   }
 
-  /** The compiled validator of `name` (compiled once at load; every call returns the same function). */
+  /** The compiled validator of `name` (compiled once; every call returns the same function). */
   compile(name: string): ValidateFunction {
-    const validator = this.#compiled.get(name);
-    if (!validator) throw this.#unknown(name);
+    const known = this.#compiled.get(name);
+    if (known) return known;
+    const entry = this.entry(name);
+    let validator: ValidateFunction | undefined;
+    try {
+      validator = this.#ajv.getSchema(entry.id);
+    } catch (error) {
+      throw new Error(
+        `schemaRegistry: ${entry.file} does not compile in strict mode: ${(error as Error).message}. ` +
+          'Fix the schema (unknown keywords, missing "type", unresolved $ref).',
+        { cause: error },
+      );
+    }
+    if (!validator) throw new Error(`schemaRegistry: ${entry.file} compiled to nothing (id ${entry.id})`);
+    this.#compiled.set(name, validator);
     return validator;
   }
 
@@ -101,9 +108,12 @@ export class SchemaRegistry {
 
 let shared: SchemaRegistry | undefined;
 
-/** The registry of the repo's contracts, loaded and compiled on first use, then shared. */
+/**
+ * The registry of the repo's contracts, loaded on first use and then shared; each schema is compiled
+ * when first asked for. That every one compiles is the registry's own test (schemaRegistry.test.ts).
+ */
 export function schemaRegistry(): SchemaRegistry {
-  shared ??= SchemaRegistry.load();
+  shared ??= SchemaRegistry.load(CONTRACTS_DIR, 'on-use');
   return shared;
 }
 
