@@ -9,9 +9,9 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { GATE_RUNS } from '../scripts/lib/gateRuns.ts';
 
 const TARGET_SECONDS = 90;
-const RUNS = ['gate-mock', 'gate-record', 'gate-replay'];
 const LOG = 'reports/bench/gate.log';
 
 interface JsonResult {
@@ -121,7 +121,7 @@ export async function gateTime(): Promise<void> {
   const [cpuAfter, busyAfter] = [childrenCpuSeconds(), machineBusySeconds()];
   const gateCpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   const machineBusy = busyBefore === undefined || busyAfter === undefined ? undefined : busyAfter - busyBefore;
-  const rows = RUNS.flatMap((run) => {
+  const rows = GATE_RUNS.flatMap((run) => {
     try {
       return projectRows(run, JSON.parse(readFileSync(`reports/results/${run}.json`, 'utf8')) as never);
     } catch {

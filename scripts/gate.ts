@@ -1,7 +1,8 @@
 /**
- * `npm test`: the project's own gate, four Playwright runs.
- *   gate-mock: every project (the harness's unit tests, the suites of both APIs, the pacts,
- *     the properties, the storefront) against the twins, with the rule-coverage gate on;
+ * `npm test`: the project's own gate, four Playwright runs at once.
+ *   gate-unit: the harness's own unit tests (no twin);
+ *   gate-mock: every other project (the suites of both APIs, the pacts, the properties, the
+ *     storefront) against the twins, with the rule-coverage gate on;
  *   gate-record: the live-capable suites of both APIs, the properties and the pact verification
  *     with HARNESS_TARGET=record against twins started as a separate process: the live path,
  *     proven with nothing but URLs and credentials, and recorded into reports/recordings;
@@ -9,11 +10,13 @@
  *     repository ships (recordings/): what HARNESS_TARGET=replay serves a user.
  * The round trip closes after the recording: the fresh recording, normalised, must equal the
  * shipped one cassette for cassette (src/recording/seedsInStep.ts). Equal cassettes answer a
- * replay alike, so the replay need not wait for the recording: all three runs start at once, and
- * the replay's CPU fills the time the recording spends waiting on the store's rate limit.
+ * replay alike, so the replay need not wait for the recording: all runs start at once, and the
+ * unit tests' and the replay's CPU fill the time the recording spends waiting on the store's rate
+ * limit and the time the twins' run spends in its chain of one-worker projects.
  * The twins' run keeps the terminal; the others write logs under reports/logs (shown when they
  * fail). The recordings, reports and logs are then scanned for the tokens the runs were given.
- * Then one summary line. Extra arguments go to the twins' run (e.g. a file filter).
+ * Then one summary line. Extra arguments (e.g. a file filter) go to the twins' run, which then
+ * runs every project, the unit tests included, and gate-unit does not run.
  */
 import { runTool } from './lib/runTool.ts';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
@@ -26,6 +29,7 @@ import { recordingsInStep } from '../src/recording/seedsInStep.ts';
 import { loadConfig } from '../src/config/harnessConfig.ts';
 import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/environmentInfo.ts';
 import { useCompileCache } from '../src/config/compileCache.ts';
+import { API_PROJECTS, GATE_RUNS } from './lib/gateRuns.ts';
 
 // Before any child starts: every run, worker and twin process inherits it.
 useCompileCache();
@@ -35,7 +39,6 @@ const LIVE_PATH_MEDIA_PORT = LIVE_PATH_PORT + 10;
 /** Where the gate's own recording goes, and the log its runs write (both scanned for tokens). */
 const GATE_RECORDINGS = 'reports/recordings';
 const GATE_LOGS = 'reports/logs';
-const RUNS = ['gate-mock', 'gate-record', 'gate-replay'];
 /** The recordings the repository ships; the gate's fresh recording must equal them. */
 const SHIPPED_RECORDINGS = 'recordings';
 
@@ -121,25 +124,32 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
 
-  // The recording mostly waits on the store's rate limit: the twins' run (which keeps the terminal) and the replay run beside it.
-  const [mockRun, live, replay] = await Promise.all([
-    run('gate-mock', 'unit tests and every project of both APIs against the twins', process.argv.slice(2), {
-      HARNESS_TARGET: 'mock',
-      HARNESS_RULE_GATE: process.argv.length > 2 ? '' : 'store,media',
-    }),
+  // The recording mostly waits on the store's rate limit: the twins' run (which keeps the terminal), the unit tests and the replay beside it.
+  const filtered = process.argv.length > 2;
+  const [mockRun, unitRun, live, replay] = await Promise.all([
+    run(
+      'gate-mock',
+      filtered ? 'every project, unit tests included, against the twins' : 'every project of both APIs against the twins',
+      filtered ? process.argv.slice(2) : API_PROJECTS.map((project) => `--project=${project}`),
+      { HARNESS_TARGET: 'mock', HARNESS_RULE_GATE: filtered ? '' : 'store,media' },
+    ),
+    filtered
+      ? undefined
+      : run('gate-unit', "the harness's own unit tests", ['--project=unit'], { HARNESS_TARGET: 'mock', HARNESS_RULE_GATE: '' }, logOf('gate-unit')),
     recordRun().catch((error: unknown) => {
       console.error(`gate: the live path could not run: ${error instanceof Error ? error.message : String(error)}`);
       return { record: { name: 'gate-record', code: 1, seconds: 0 }, mediaToken: undefined };
     }),
     replayRun(),
   ]);
-  const finished = [mockRun, live.record, replay];
+  const finished = [mockRun, ...(unitRun ? [unitRun] : []), live.record, replay];
+  const runs = GATE_RUNS.filter((name) => finished.some((f) => f.name === name));
   const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
   const mediaToken = live.mediaToken;
   for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-mock')) {
     console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
   }
-  writeJoinedEnvironment('reports/allure-results', RUNS);
+  writeJoinedEnvironment('reports/allure-results', runs);
 
   // The tokens the runs were given must be nowhere: not in a recording, a report or the log.
   const leaks = leakScan(['reports'], [SEEDED_STORE.token, mediaToken ?? ''].filter(Boolean));
@@ -156,7 +166,7 @@ async function main(): Promise<number> {
   }
 
   const total: Tally = { passed: 0, failed: 0, skipped: 0 };
-  for (const name of RUNS) {
+  for (const name of runs) {
     try {
       const t = tallyReport(`reports/results/${name}.json`);
       const seconds = finished.find((f) => f.name === name)?.seconds ?? 0;
@@ -179,7 +189,7 @@ async function main(): Promise<number> {
   const pactsOk = !process.env.CI || stalePacts.length === 0;
   if (!pactsOk) total.failed += 1;
   if (!seedsInStep) total.failed += 1;
-  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all three runs`);
+  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all ${runs.length} runs`);
   console.log(summaryLine(total));
   return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && seedsInStep ? 0 : 1;
 }

@@ -50,3 +50,17 @@ test('a test naming a rule the catalogue lacks fails the run', async () => {
   const { outcome } = run([fakeTest('typo', 'store.json.no-rot-element')], [{ status: 'passed' }], '');
   expect(await outcome).toEqual({ status: 'failed' });
 });
+
+test("a run that names no rule (npm test's unit run) leaves the coverage the same target's other run wrote", async () => {
+  const { dir } = run([fakeTest('one', 'store.json.no-root-element')], [{ status: 'passed' }], '');
+  const written = readFileSync(join(dir, 'mock.json'), 'utf8');
+  const unitTest = { title: 'unit', annotations: [], parent: { project: () => ({ name: 'unit' }) } } as unknown as TestCase;
+  const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined });
+  reporter.onBegin({} as FullConfig, { allTests: () => [unitTest] } as unknown as Suite);
+  reporter.onTestEnd(unitTest, { status: 'passed', annotations: [] } as unknown as TestResult);
+  expect(await reporter.onEnd({ status: 'passed' } as FullResult)).toBeUndefined();
+  expect(readFileSync(join(dir, 'mock.json'), 'utf8')).toBe(written);
+  // Gated, the same empty run still fails: no API's rules were verified.
+  process.env.HARNESS_RULE_GATE = 'store';
+  expect(await reporter.onEnd({ status: 'passed' } as FullResult)).toEqual({ status: 'failed' });
+});
