@@ -68,17 +68,24 @@ export function transcript(exchanges: readonly Traffic[]): string {
   return exchanges.map((exchange, i) => `### ${i + 1}. ${exchangeTitle(exchange)}\n\n${exchangeText(exchange)}`).join('\n\n');
 }
 
+/**
+ * Adds an attachment to the test's result without a step: `testInfo.attach` is a Playwright step, and
+ * every step captures a source-mapped stack; a test's traffic is several attachments, in every API test.
+ * Playwright hands a pushed attachment to the reporters (Allure, HTML, JSON) as it does an attached one.
+ */
+function attachQuietly(testInfo: TestInfo, name: string, body: string, contentType: string): void {
+  testInfo.attachments.push({ name, contentType, body: Buffer.from(body) });
+}
+
 /** Attaches a test's traffic to its result: readable messages, and the JSON record. */
-export async function attachExchanges(testInfo: TestInfo, exchanges: readonly Traffic[]): Promise<void> {
+export function attachExchanges(testInfo: TestInfo, exchanges: readonly Traffic[]): void {
   if (exchanges.length === 0) return;
   if (exchanges.length <= ONE_BY_ONE_LIMIT) {
-    for (const [i, exchange] of exchanges.entries()) {
-      await testInfo.attach(`HTTP ${i + 1}: ${exchangeTitle(exchange)}`, { body: exchangeText(exchange), contentType: 'text/plain' });
-    }
+    for (const [i, exchange] of exchanges.entries()) attachQuietly(testInfo, `HTTP ${i + 1}: ${exchangeTitle(exchange)}`, exchangeText(exchange), 'text/plain');
   } else {
-    await testInfo.attach(`HTTP transcript (${exchanges.length} exchanges)`, { body: transcript(exchanges), contentType: 'text/plain' });
+    attachQuietly(testInfo, `HTTP transcript (${exchanges.length} exchanges)`, transcript(exchanges), 'text/plain');
   }
-  await testInfo.attach('exchanges.json', { body: JSON.stringify(exchanges, null, 2), contentType: 'application/json' });
+  attachQuietly(testInfo, 'exchanges.json', JSON.stringify(exchanges, null, 2), 'application/json');
 }
 
 /** Schema breaches in the words schemaBreaches gives them, one block each. */

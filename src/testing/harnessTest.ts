@@ -20,11 +20,13 @@ function runTarget(): string {
 }
 
 /**
- * allure-playwright's runtime sends each call as a message. Asked by shape, not by class: the
- * runtime may come from the package's other module format (ESM beside this file's CommonJS).
+ * allure-playwright's runtime sends each call as a message; `sendMessageSync` adds it to the result
+ * without a Playwright step (its `sendMessage` is a step, and every step captures a source-mapped
+ * stack). Asked by shape, not by class: the runtime may come from the package's other module format
+ * (ESM beside this file's CommonJS).
  */
-function sendsMessages(runtime: TestRuntime): runtime is TestRuntime & { sendMessage(message: RuntimeMessage): Promise<void> } {
-  return typeof (runtime as { sendMessage?: unknown }).sendMessage === 'function';
+function sendsMessages(runtime: TestRuntime): runtime is TestRuntime & { sendMessageSync(message: RuntimeMessage): void } {
+  return typeof (runtime as { sendMessageSync?: unknown }).sendMessageSync === 'function';
 }
 
 export const test = base.extend<{ allureLabels: void }>({
@@ -47,11 +49,9 @@ export const test = base.extend<{ allureLabels: void }>({
         : meta.parameters;
       const { labels, links, description } = meta;
       const runtime = await getGlobalTestRuntimeWithAutoconfig();
-      // One message: each Allure call is a Playwright step, and each step captures a source-mapped stack (one call per
-      // label, link and parameter was a tenth of a media test's CPU). A runtime that sends none is the no-op one.
-      if (sendsMessages(runtime)) {
-        await runtime.sendMessage({ type: 'metadata', data: { labels, links, parameters, ...(description ? { description } : {}) } });
-      }
+      // One message, and no step: one Allure call per label, link and parameter, each a step, was a tenth of a media
+      // test's CPU. A runtime that sends none is the no-op one.
+      if (sendsMessages(runtime)) runtime.sendMessageSync({ type: 'metadata', data: { labels, links, parameters, ...(description ? { description } : {}) } });
       await use();
     },
     { auto: true },
