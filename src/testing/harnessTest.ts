@@ -54,7 +54,8 @@ export const test = base.extend<{ allureLabels: void }>({
       if (sendsMessages(runtime)) runtime.sendMessageSync({ type: 'metadata', data: { labels, links, parameters, ...(description ? { description } : {}) } });
       await use();
     },
-    { auto: true },
+    // No step of its own in the report (nor its cost): it is plumbing, and every test has it.
+    { auto: true, box: 'self' },
   ],
 });
 
