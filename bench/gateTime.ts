@@ -74,24 +74,31 @@ function childrenCpuSeconds(): number | undefined {
   }
 }
 
-/** CPU seconds the whole machine has been busy since boot (every process: user, nice, system, interrupts, steal). */
-function machineBusySeconds(): number | undefined {
+/**
+ * CPU seconds since boot: the whole machine busy (every process: user, nice, system, interrupts),
+ * and the time the hypervisor ran other guests on this machine's CPUs (steal): neither is the gate's.
+ */
+function machineSeconds(): { busy: number; steal: number } | undefined {
   try {
     const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
-    return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND;
+    return { busy: (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND, steal: steal! / TICKS_PER_SECOND };
   } catch {
     return undefined;
   }
 }
 
 /**
- * Where the CPU went: the gate's own processes, and anything else on the machine meanwhile
- * (a wall time measured beside other work is no measurement of the gate).
+ * Where the CPU went: the gate's own processes, anything else on the machine meanwhile, and what the
+ * hypervisor took (a wall time measured beside other work, or on a VM whose CPUs were shared, is no
+ * measurement of the gate).
  */
-function cpuLine(seconds: number, gateCpu: number | undefined, machineBusy: number | undefined): string {
+function cpuLine(seconds: number, gateCpu: number | undefined, machine: { busy: number; steal: number } | undefined): string {
   if (gateCpu === undefined) return 'CPU: not measured (no /proc here)';
   const cores = availableParallelism();
-  const others = machineBusy === undefined ? '' : `; other processes used ${Math.max(0, machineBusy - gateCpu).toFixed(1)} s meanwhile`;
+  const others =
+    machine === undefined
+      ? ''
+      : `; other processes used ${Math.max(0, machine.busy - gateCpu).toFixed(1)} s meanwhile, and the hypervisor took ${machine.steal.toFixed(1)} s (steal)`;
   return `CPU: ${gateCpu.toFixed(1)} s in npm test's processes, ${(gateCpu / seconds).toFixed(2)} of ${cores} cores on average${others}`;
 }
 
@@ -116,11 +123,14 @@ function runGate(): Promise<{ code: number; seconds: number }> {
 
 export async function gateTime(): Promise<void> {
   console.error(`gate: npm test as CI runs it (CI=true); output in ${LOG}`);
-  const [cpuBefore, busyBefore] = [childrenCpuSeconds(), machineBusySeconds()];
+  const [cpuBefore, machineBefore] = [childrenCpuSeconds(), machineSeconds()];
   const { code, seconds } = await runGate();
-  const [cpuAfter, busyAfter] = [childrenCpuSeconds(), machineBusySeconds()];
+  const [cpuAfter, machineAfter] = [childrenCpuSeconds(), machineSeconds()];
   const gateCpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
-  const machineBusy = busyBefore === undefined || busyAfter === undefined ? undefined : busyAfter - busyBefore;
+  const machine =
+    machineBefore === undefined || machineAfter === undefined
+      ? undefined
+      : { busy: machineAfter.busy - machineBefore.busy, steal: machineAfter.steal - machineBefore.steal };
   const rows = GATE_RUNS.flatMap((run) => {
     try {
       return projectRows(run, JSON.parse(readFileSync(`reports/results/${run}.json`, 'utf8')) as never);
@@ -141,7 +151,7 @@ export async function gateTime(): Promise<void> {
   const cases = rows.reduce((n, r) => n + r.cases, 0);
   const verdict = seconds < TARGET_SECONDS ? 'met' : 'MISSED';
   console.log(`\nnpm test: ${seconds.toFixed(1)} s wall, ${tests} tests, ${cases} property cases, exit ${code}; target under ${TARGET_SECONDS} s: ${verdict}`);
-  console.log(cpuLine(seconds, gateCpu, machineBusy));
+  console.log(cpuLine(seconds, gateCpu, machine));
 }
 
 if (import.meta.main) await gateTime();
