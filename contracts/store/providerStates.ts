@@ -64,10 +64,16 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
   };
 }
 
-export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
+/** This worker's client of the live store: one pacer must see every request the verification sends to the one bucket. */
+let liveClient: { readonly key: string; readonly api: StoreClient } | undefined;
+
+function liveStoreClient(config: LiveStoreConfig): StoreClient {
+  const target = harnessConfig().target;
+  const key = JSON.stringify([config.apiUrl, config.storeId, config.token, config.userAgent, target]);
+  if (liveClient?.key === key) return liveClient.api;
   // Arranging a state spends live requests too: counted and refused like the fixtures' (LIVE_REQUEST_BUDGET).
   const guard = liveRequestGuard();
-  const clock = replayClock(harnessConfig().target);
+  const clock = replayClock(target);
   const api = new StoreClient({
     baseUrl: `${config.apiUrl}/v1/${config.storeId}`,
     token: config.token,
@@ -75,6 +81,12 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
     ...(clock ? { clock } : {}),
     ...guard?.clientOptions('store'),
   });
+  liveClient = { key, api };
+  return api;
+}
+
+export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
+  const api = liveStoreClient(config);
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
   const productNamed = async (name: string) => {
     const ids: number[] = [];
@@ -85,11 +97,11 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
     name: 'live store',
     baseUrl: config.apiUrl,
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${config.token}`, 'User-Agent': config.userAgent },
-    // The Verifier's request is not paced like the clients' (the suites may have just filled the bucket): wait for
-    // room for it, so the pact is not refused for the rate (store.ratelimit.bucket-429). Nothing is sent to look,
-    // so a recording of the verification does not depend on timing.
-    beforeRequest: () => api.waitForRoom(),
-    states: {
+    // The Verifier's request is not paced like the clients': it waits for room, and the pacer counts it until its
+    // answer, so the pact is not refused for the rate (store.ratelimit.bucket-429), nor the teardown after it.
+    // Nothing is sent to look, so a recording of the verification does not depend on timing.
+    beforeRequest: () => api.holdRoom(),
+    states: roomFirst(api, {
       [STORE_STATES.exists]: async () => store,
       [STORE_STATES.acceptsProducts]: async ({ name }) => {
         if (!config.allowWrites)
@@ -116,6 +128,24 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
         unavailable(
           "filling a real store's bucket spends 40 requests and holds every other client of the store back for 20 s; the twin verifies it, and the store suites observe 429s on live",
         ),
-    },
+    }),
   };
+}
+
+/**
+ * Each state waits for room before it sends anything. Before its first answer this worker's client
+ * cannot know the level, and the store suites and properties (another worker, just before) may have
+ * left the bucket full: the wait is one leak then, and follows the provider's count afterwards.
+ * Without it the first state's request could meet a 429, and a recording would depend on timing.
+ */
+function roomFirst(api: StoreClient, states: ProviderTarget['states']): ProviderTarget['states'] {
+  return Object.fromEntries(
+    Object.entries(states).map(([name, arrange]) => [
+      name,
+      async (params: Record<string, unknown>) => {
+        await api.waitForRoom(1);
+        return arrange(params);
+      },
+    ]),
+  );
 }

@@ -30,8 +30,11 @@ export interface ProviderTarget {
   readonly states: Readonly<Record<string, Arrange>>;
   /** Headers every request carries (e.g. the live token), under the state's own. */
   readonly headers?: Record<string, string>;
-  /** Runs once the states are arranged, just before the Verifier's request (the live store waits for bucket room). */
-  readonly beforeRequest?: () => Promise<void>;
+  /**
+   * Runs once the states are arranged, just before the Verifier's request (the live store waits for bucket room);
+   * what it returns is called once the Verifier is done (the live store's pacer then counts that request).
+   */
+  readonly beforeRequest?: () => Promise<(() => void) | void>;
 }
 
 export function unavailable(reason: string): Unavailable {

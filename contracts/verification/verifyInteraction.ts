@@ -55,7 +55,7 @@ export async function verifyInteraction(options: {
     }
     const values = Object.assign({}, ...arranged.map((a) => a.values ?? {})) as Record<string, string | number | boolean>;
     const headers = Object.assign({}, target.headers ?? {}, ...arranged.map((a) => a.headers ?? {})) as Record<string, string>;
-    await target.beforeRequest?.();
+    const requestAnswered = await target.beforeRequest?.();
     // The Verifier sends a User-Agent of its own unless the pact names one; a pact that names none means "without".
     const withoutUserAgent = !Object.keys(interaction.request.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent');
 
@@ -93,6 +93,8 @@ export async function verifyInteraction(options: {
       if (refused) throw refused;
       const report = outputOf(error instanceof Error ? error.message : String(error));
       throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
+    } finally {
+      requestAnswered?.();
     }
     if (refused) throw refused;
     return { status: 'verified', report: output.join('\n') };

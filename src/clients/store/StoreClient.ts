@@ -90,6 +90,18 @@ export class StoreClient {
     return this.#pacer.waitForRoom(requests);
   }
 
+  /**
+   * For one request someone else sends on this token (Pact's Verifier): waits for
+   * room as for `waitForRoom`, then holds its place in the modelled bucket until
+   * the returned function is called, once that request has its answer. The
+   * requests this client sends afterwards are paced with it counted.
+   */
+  async holdRoom(): Promise<() => void> {
+    await this.#pacer.waitForRoom(1);
+    const ticket = this.#pacer.track();
+    return () => this.#pacer.release(ticket, undefined);
+  }
+
   // --- Store ------------------------------------------------------------------
 
   /** GET /store, languages normalised to codes. */

@@ -5,6 +5,8 @@
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { Pacer } from '../../../../src/clients/store/Pacer.ts';
+import { StoreClient } from '../../../../src/clients/store/StoreClient.ts';
+import { startFakeStore, TOKEN, USER_AGENT } from './fakeStore.ts';
 import { MS_PER_LEAK } from '../../../../src/rules/storeContract.ts';
 
 const reading = (level: number) => ({ limit: 40, remaining: 40 - level, reset: level * MS_PER_LEAK });
@@ -26,4 +28,24 @@ test('with the level known, it waits just until the requests fit', async () => {
   const before = clock.now();
   await pacer.waitForRoom(1);
   expect(clock.now(), 'room already: no wait').toBe(before);
+});
+
+test("StoreClient.holdRoom counts the other program's request once it is answered: the next request waits for it", async () => {
+  const clock = new VirtualClock(0);
+  // The provider's answer shows a bucket with room for exactly one more request.
+  const store = await startFakeStore(() => ({
+    json: [],
+    headers: { 'x-rate-limit-limit': '40', 'x-rate-limit-remaining': '1', 'x-rate-limit-reset': String(39 * MS_PER_LEAK) },
+  }));
+  try {
+    const client = new StoreClient({ baseUrl: store.baseUrl, token: TOKEN, userAgent: USER_AGENT, clock });
+    await client.listProducts();
+    const answered = await client.holdRoom();
+    expect(clock.now(), 'one place left: no wait').toBe(0);
+    answered();
+    await client.waitForRoom(1);
+    expect(clock.now(), 'the held request filled the bucket: the next waits one leak').toBe(MS_PER_LEAK);
+  } finally {
+    await store.close();
+  }
 });
