@@ -27,8 +27,8 @@ export class Pacer {
   #drainMs = 0;
   #at: number;
   readonly #inFlight = new Set<PacerTicket>();
-  /** Whether an answer's rate headers have shown the provider's level. */
-  #seen = false;
+  /** Whether the model bounds the provider's level: an answer's rate headers showed it, or a wait for room bounded it. */
+  #bounded = false;
   /** Waiters take turns, so two never both claim the same free place. */
   #queue: Promise<unknown> = Promise.resolve();
   #released = Promise.withResolvers<void>();
@@ -66,8 +66,17 @@ export class Pacer {
    * recording of it).
    */
   async waitForRoom(requests: number): Promise<void> {
-    const overflow = this.#seen ? this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * MS_PER_LEAK : requests * MS_PER_LEAK;
-    if (overflow > 0) await this.#clock.sleep(Math.ceil(overflow));
+    if (this.#bounded) {
+      const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * MS_PER_LEAK;
+      if (overflow > 0) await this.#clock.sleep(Math.ceil(overflow));
+      return;
+    }
+    await this.#clock.sleep(requests * MS_PER_LEAK);
+    // Whatever the level was, `requests` have leaked out since: the model starts from a bucket with just that room,
+    // so the next wait follows the model instead of assuming a full bucket again.
+    this.#drainMs = Math.max(0, this.#capacity - this.#inFlight.size - requests) * MS_PER_LEAK;
+    this.#at = this.#clock.now();
+    this.#bounded = true;
   }
 
   /** Waits (on the clock) until one more request fits, then holds its place. */
@@ -93,7 +102,7 @@ export class Pacer {
     const modelled = this.#drainAt(now);
     if (rate?.limit !== undefined && rate.limit >= 1) this.#capacity = rate.limit;
     const observed = observedDrainMs(rate, this.#capacity);
-    if (observed !== undefined) this.#seen = true;
+    if (observed !== undefined) this.#bounded = true;
     if (observed === undefined) this.#drainMs = modelled + MS_PER_LEAK;
     // Alone on the wire, the answer is the provider's latest count: take it, even when lower.
     // Overlapping answers may arrive out of order: a stale one must not lower the level.

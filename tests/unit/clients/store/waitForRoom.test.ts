@@ -17,6 +17,17 @@ test('before any answer the bucket may be full: it waits for the requests to lea
   expect(clock.now()).toBe(2 * MS_PER_LEAK);
 });
 
+test('the room it waited for is known afterwards: the next wait follows the model, not a full bucket again', async () => {
+  const clock = new VirtualClock(0);
+  const pacer = new Pacer(clock);
+  await pacer.waitForRoom(1);
+  await pacer.waitForRoom(1);
+  expect(clock.now(), 'nothing was sent in between: the room is still there').toBe(MS_PER_LEAK);
+  pacer.release(pacer.track(), undefined);
+  await pacer.waitForRoom(1);
+  expect(clock.now(), 'a request without rate headers took that room: one more leak').toBe(2 * MS_PER_LEAK);
+});
+
 test('with the level known, it waits just until the requests fit', async () => {
   const clock = new VirtualClock(0);
   const pacer = new Pacer(clock);
