@@ -11,5 +11,6 @@ import { mediaLiveTarget, mediaTwinTarget } from './providerStates.ts';
 
 declarePactVerification(MEDIA_PACT, 'media', () => {
   const config = harnessConfig().media;
+  if (config.mode === 'off') return { skip: config.reason };
   return config.mode === 'twin' ? mediaTwinTarget(config) : mediaLiveTarget(config);
 });

@@ -11,5 +11,6 @@ import { STORE_PACT } from '../pactNames.ts';
 
 declarePactVerification(STORE_PACT, 'store', () => {
   const config = harnessConfig().store;
+  if (config.mode === 'off') return { skip: config.reason };
   return config.mode === 'twin' ? storeTwinTarget(config) : storeLiveTarget(config);
 });

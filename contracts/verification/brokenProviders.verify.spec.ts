@@ -41,6 +41,7 @@ for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
     const config = harnessConfig();
     test.skip(config.target !== 'mock', 'breaks are put in front of a twin; the live service is verified as it is');
     if (config.store.mode !== 'twin' || config.media.mode !== 'twin') return;
+    const mediaApiUrl = config.media.apiUrl;
     const broken: Mutation | undefined = (api === 'store' ? STORE_MUTATIONS : MEDIA_MUTATIONS)[mutation];
     expect(broken, `no mutation ${mutation} in tests/mutants`).toBeDefined();
     const names: PactNames = api === 'store' ? STORE_PACT : MEDIA_PACT;
@@ -53,7 +54,7 @@ for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
     // media twin (and its tokens), so the user signs in after each state is arranged.
     const ctx: ProxyContext = {};
     const { email, password } = MEDIA_SEED.users.adultAllowed;
-    const signIn = async () => (await new MediaClient({ baseUrl: config.media.apiUrl }).token({ username: email, password })).access_token;
+    const signIn = async () => (await new MediaClient({ baseUrl: mediaApiUrl }).token({ username: email, password })).access_token;
     const states = Object.fromEntries(
       Object.entries(faithful.states).map(([name, arrange]) => [
         name,

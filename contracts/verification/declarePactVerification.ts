@@ -18,7 +18,8 @@ import { openRecordedProvider } from './recordedProvider.ts';
 import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
 
 /** `api` names the recordings the pact's provider is recorded in and replayed from. */
-export function declarePactVerification(names: PactNames, api: RecordingApi, target: () => ProviderTarget): void {
+/** `target` gives `{ skip }` when the run leaves this API out (a one-API live run): every interaction is skipped with that reason. */
+export function declarePactVerification(names: PactNames, api: RecordingApi, target: () => ProviderTarget | { skip: string }): void {
   // The interactions are listed when Playwright loads the file; each test reads the pact again,
   // because the consumer tests of this same run rewrite it before verification starts.
   const listed = readPact(names).interactions.map((interaction) => interaction.description);
@@ -32,7 +33,9 @@ export function declarePactVerification(names: PactNames, api: RecordingApi, tar
           interaction,
           `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`,
         ).toBeDefined();
-        const live = target();
+        const chosen = target();
+        if ('skip' in chosen) return test.skip(true, chosen.skip);
+        const live = chosen;
         // Undefined on the twins and replays, which cost nothing.
         const guard = liveRequestGuard();
         const recorded = await openRecordedProvider({ api, test: description, target: live });

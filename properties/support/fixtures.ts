@@ -3,7 +3,7 @@
  * rule a property checks, named in its title and report like the suites'.
  */
 import { test as base } from '../../src/testing/harnessTest.ts';
-import { harnessConfig, type Target } from '../../src/config/harnessConfig.ts';
+import { apiOffReason, harnessConfig, type Target } from '../../src/config/harnessConfig.ts';
 import { storeArenaForTarget, type StoreArena } from './storeArena.ts';
 
 /** Tag of a property that needs what only the twin can arrange; skipped on live with the reason. */
@@ -14,7 +14,17 @@ interface WorkerFixtures {
   target: Target;
 }
 
-export const test = base.extend<object, WorkerFixtures>({
+export const test = base.extend<{ apiConfigured: void }, WorkerFixtures>({
+  // A one-API live run skips the other API's properties (properties/<api>/), naming the variables that enable them.
+  apiConfigured: [
+    async ({}, use, testInfo) => {
+      const api = /[\\/]properties[\\/](store|media)[\\/]/.exec(testInfo.file)?.[1] as 'store' | 'media' | undefined;
+      const reason = api && apiOffReason(harnessConfig(), api);
+      testInfo.skip(reason !== undefined, reason);
+      await use();
+    },
+    { auto: true, box: 'self' },
+  ],
   target: [async ({}, use) => use(harnessConfig().target), { scope: 'worker' }],
   storeArena: [async ({}, use) => use(await storeArenaForTarget()), { scope: 'worker' }],
 });

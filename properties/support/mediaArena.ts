@@ -121,6 +121,7 @@ export interface OpenMediaArena {
 export async function openMediaArena(twinOptions: Omit<MediaTwinOptions, 'port' | 'clock'> = {}): Promise<OpenMediaArena> {
   const { media } = harnessConfig();
   if (media.mode === 'live') return { arena: liveMediaArena(media), close: async () => undefined };
+  if (media.mode === 'off') throw new Error(`openMediaArena: ${media.reason}`);
   const twin = await startMediaTwin({ ...twinOptions, port: 0, clock: 'virtual' });
   return { arena: twinMediaArena(twin.url), close: () => twin.close() };
 }

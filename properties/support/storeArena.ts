@@ -107,6 +107,7 @@ export async function storeArenaForTarget(): Promise<StoreArena> {
   const config = harnessConfig();
   if (config.store.mode === 'twin') return twinArena(config.store.twinUrl, config.store.userAgent);
   const live = config.store;
+  if (live.mode === 'off') throw new Error(`storeArenaForTarget: ${live.reason}`);
   // The store's languages, read once through a paced client: GET /store costs one request of the budget.
   const probe = new StoreClient({ baseUrl: liveStoreBaseUrl(live, STORE_CONTRACT.version), token: live.token, userAgent: live.userAgent });
   const info = await probe.getStore().catch(() => undefined);

@@ -64,10 +64,29 @@ export interface LiveMediaConfig {
   readonly allowWrites: boolean;
 }
 
+/**
+ * An API a live or record run leaves alone: none of its variables is set, so a
+ * team with an account for one API only can verify that one. Its tests are
+ * skipped with `reason`, which names the variables that would enable them.
+ */
+export interface OffApiConfig {
+  readonly mode: 'off';
+  readonly reason: string;
+  readonly allowWrites: false;
+  readonly storefrontUrl?: undefined;
+}
+
+export type StoreConfig = TwinStoreConfig | LiveStoreConfig | OffApiConfig;
+export type MediaConfig = TwinMediaConfig | LiveMediaConfig | OffApiConfig;
+
+/** The variables that switch an API on for a live run; setting any of them asks for that API. */
+export const STORE_VARIABLES = ['STORE_ID', 'STORE_ACCESS_TOKEN', 'STORE_USER_AGENT', 'STORE_API_URL'] as const;
+export const MEDIA_VARIABLES = ['KITSU_API_URL', 'KITSU_ACCESS_TOKEN'] as const;
+
 export interface HarnessConfig {
   readonly target: Target;
-  readonly store: TwinStoreConfig | LiveStoreConfig;
-  readonly media: TwinMediaConfig | LiveMediaConfig;
+  readonly store: StoreConfig;
+  readonly media: MediaConfig;
   /** LIVE_REQUEST_BUDGET: requests a live or record run may send to both APIs together; undefined on the twins and replays, which cost nothing. */
   readonly liveRequestBudget: number | undefined;
 }
@@ -92,11 +111,39 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
   }
   // Recording is a live run whose traffic is also written down.
   const live = target === 'live' || target === 'record';
-  const store = live ? readLiveStore(env, problems) : readTwinStore(env, problems);
-  const media = live ? readLiveMedia(env, problems) : readTwinMedia(env, problems);
-  const liveRequestBudget = live ? readLiveRequestBudget(env, problems) : undefined;
+  if (!live) {
+    const store = readTwinStore(env, problems);
+    const media = readTwinMedia(env, problems);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return { target, store, media, liveRequestBudget: undefined };
+  }
+  // One API at a time: an API none of whose variables is set is left alone, not refused.
+  const wantsStore = STORE_VARIABLES.some((name) => env[name]?.trim());
+  const wantsMedia = MEDIA_VARIABLES.some((name) => env[name]?.trim());
+  if (!wantsStore && !wantsMedia) {
+    problems.push(
+      `HARNESS_TARGET=${target} needs the variables of at least one API: for the store ${STORE_VARIABLES.slice(0, 3).join(', ')} (and LIVE_STORE_ALLOWLIST); for media KITSU_API_URL (and KITSU_ACCESS_TOKEN for signed-in checks). See the README's "Live variables".`,
+    );
+  }
+  const store = wantsStore ? readLiveStore(env, problems) : offApi('store', STORE_VARIABLES.slice(0, 3));
+  const media = wantsMedia ? readLiveMedia(env, problems) : offApi('media', ['KITSU_API_URL']);
+  const liveRequestBudget = readLiveRequestBudget(env, problems);
   if (problems.length > 0 || !store || !media) throw new ConfigError(problems);
   return { target, store, media, liveRequestBudget };
+}
+
+function offApi(api: 'store' | 'media', variables: readonly string[]): OffApiConfig {
+  return {
+    mode: 'off',
+    allowWrites: false,
+    reason: `the ${api} API is not configured for this run: set ${variables.join(', ')} to verify it too (README, "Live variables").`,
+  };
+}
+
+/** Why `api`'s tests cannot run in this configuration, or undefined when they can. */
+export function apiOffReason(config: HarnessConfig, api: 'store' | 'media'): string | undefined {
+  const which = config[api];
+  return which.mode === 'off' ? which.reason : undefined;
 }
 
 function readTarget(env: Env, problems: string[]): Target {
@@ -283,18 +330,25 @@ export function describeConfig(config: HarnessConfig): Record<string, string> {
   if (store.mode === 'twin' || media.mode === 'twin') {
     return { target: config.target, 'store twin': store.mode === 'twin' ? store.twinUrl : '', 'media twin': media.mode === 'twin' ? media.apiUrl : '' };
   }
-  return {
-    target: config.target,
-    'store api': store.apiUrl,
-    'store id': store.storeId,
-    'store token': '(set, not shown)',
-    'store writes': store.allowWrites ? 'allowed' : 'read-only',
-    storefront: store.storefrontUrl ?? '(STOREFRONT_URL unset: storefront checks skipped)',
-    'media api': media.apiUrl,
-    'media token': media.token ? '(set, not shown)' : '(none: anonymous checks only)',
-    'media writes': media.allowWrites ? 'allowed' : 'read-only',
-    'request budget': `${config.liveRequestBudget} requests (LIVE_REQUEST_BUDGET)`,
-  };
+  const storePart: Record<string, string> =
+    store.mode === 'off'
+      ? { store: '(not configured: store checks skipped)' }
+      : {
+          'store api': store.apiUrl,
+          'store id': store.storeId,
+          'store token': '(set, not shown)',
+          'store writes': store.allowWrites ? 'allowed' : 'read-only',
+          storefront: store.storefrontUrl ?? '(STOREFRONT_URL unset: storefront checks skipped)',
+        };
+  const mediaPart: Record<string, string> =
+    media.mode === 'off'
+      ? { media: '(not configured: media checks skipped)' }
+      : {
+          'media api': media.apiUrl,
+          'media token': media.token ? '(set, not shown)' : '(none: anonymous checks only)',
+          'media writes': media.allowWrites ? 'allowed' : 'read-only',
+        };
+  return { target: config.target, ...storePart, ...mediaPart, 'request budget': `${config.liveRequestBudget} requests (LIVE_REQUEST_BUDGET)` };
 }
 
 let cached: HarnessConfig | undefined;

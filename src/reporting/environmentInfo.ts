@@ -41,8 +41,14 @@ export function commitOf(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function environmentInfo(config: HarnessConfig, runName: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const store = config.store.mode === 'twin' ? `${config.store.twinUrl} (twin)` : `${withoutCredentials(config.store.apiUrl)}/v1/${config.store.storeId}`;
-  const media = config.media.mode === 'twin' ? `${config.media.apiUrl} (twin)` : withoutCredentials(config.media.apiUrl);
+  const store =
+    config.store.mode === 'off'
+      ? '(not configured)'
+      : config.store.mode === 'twin'
+        ? `${config.store.twinUrl} (twin)`
+        : `${withoutCredentials(config.store.apiUrl)}/v1/${config.store.storeId}`;
+  const media =
+    config.media.mode === 'off' ? '(not configured)' : config.media.mode === 'twin' ? `${config.media.apiUrl} (twin)` : withoutCredentials(config.media.apiUrl);
   return {
     target: config.target,
     run: runName,

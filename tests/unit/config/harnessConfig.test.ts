@@ -1,5 +1,5 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { DEFAULT_LIVE_REQUEST_BUDGET, describeConfig, loadConfig } from '../../../src/config/harnessConfig.ts';
+import { DEFAULT_LIVE_REQUEST_BUDGET, apiOffReason, describeConfig, loadConfig } from '../../../src/config/harnessConfig.ts';
 import { LIVE_ENV, problemsOf } from './configEnv.ts';
 
 const live = LIVE_ENV;
@@ -25,8 +25,8 @@ test('live reads the fixed variable names and defaults the URL to the real host'
   expect(loadConfig({ ...live, STORE_ALLOW_WRITES: '1' }).store.allowWrites).toBe(true);
 });
 
-test('live lists every missing variable at once, each with its fix', () => {
-  const problems = problemsOf({ HARNESS_TARGET: 'live' });
+test('live lists every missing variable of an API it was asked for at once, each with its fix', () => {
+  const problems = problemsOf({ HARNESS_TARGET: 'live', STORE_ID: '', STORE_API_URL: 'https://api.tiendanube.com' });
   expect(problems.join('\n')).toMatch(/STORE_ID is not set/);
   expect(problems.join('\n')).toMatch(/STORE_ACCESS_TOKEN is not set.*export STORE_ACCESS_TOKEN/);
   expect(problems.join('\n')).toMatch(/STORE_USER_AGENT is not set/);
@@ -51,8 +51,10 @@ test('the token never appears in errors or in the printable summary', () => {
 
 test('media: the twin on 4020 by default; live reads KITSU_* and needs no token', () => {
   expect(loadConfig({}).media).toMatchObject({ mode: 'twin', apiUrl: 'http://127.0.0.1:4020/api/edge' });
-  const config = loadConfig(live);
+  const config = loadConfig({ ...live, KITSU_API_URL: 'https://kitsu.io/api/edge' });
   expect(config.media).toMatchObject({ mode: 'live', apiUrl: 'https://kitsu.io/api/edge', token: undefined, allowWrites: false });
+  // A token alone asks for media too, on the real host.
+  expect(loadConfig({ ...live, KITSU_ACCESS_TOKEN: 'media-secret' }).media).toMatchObject({ mode: 'live', apiUrl: 'https://kitsu.io/api/edge' });
   expect(loadConfig({ ...live, KITSU_ACCESS_TOKEN: 'media-secret', KITSU_ALLOW_WRITES: '1' }).media).toMatchObject({
     token: 'media-secret',
     allowWrites: true,
@@ -94,4 +96,20 @@ test('LIVE_REQUEST_BUDGET that is not a whole number above 0 stops a live run, n
       `LIVE_REQUEST_BUDGET is "${bad}", not a number of requests. Set LIVE_REQUEST_BUDGET to a whole number above 0 (the requests a live run may send to both APIs together), or unset it for 2000.`,
     ]);
   }
+});
+
+test('one API at a time: a live run needs only the variables of the API it verifies, and the other is off, naming what enables it', () => {
+  const mediaOnly = loadConfig({ HARNESS_TARGET: 'live', KITSU_API_URL: 'https://kitsu.io/api/edge' });
+  expect(mediaOnly.media).toMatchObject({ mode: 'live', apiUrl: 'https://kitsu.io/api/edge' });
+  expect(mediaOnly.store.mode).toBe('off');
+  expect(apiOffReason(mediaOnly, 'store')).toMatch(/STORE_ID, STORE_ACCESS_TOKEN, STORE_USER_AGENT/);
+  expect(apiOffReason(mediaOnly, 'media')).toBeUndefined();
+  expect(describeConfig(mediaOnly)).toMatchObject({ store: expect.stringMatching(/not configured/) });
+
+  const storeOnly = loadConfig({ ...live, HARNESS_TARGET: 'record' });
+  expect(storeOnly.store.mode).toBe('live');
+  expect(apiOffReason(storeOnly, 'media')).toMatch(/KITSU_API_URL/);
+
+  // Asking for neither is a mistake, not an empty green run.
+  expect(problemsOf({ HARNESS_TARGET: 'live' }).join('\n')).toMatch(/at least one API.*STORE_ID.*KITSU_API_URL/);
 });

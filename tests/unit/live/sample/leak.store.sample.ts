@@ -5,6 +5,6 @@ import { harnessConfig } from '../../../../src/config/harnessConfig.ts';
 
 test('a product made with a client of its own, so the count must show it', async ({ store }) => {
   // Not the fixture's client: the fixture sees no exchange of it, so it cannot clean it up.
-  const own = new StoreClient({ baseUrl: store.baseUrl, token: store.token, userAgent: harnessConfig().store.userAgent });
+  const own = new StoreClient({ baseUrl: store.baseUrl, token: store.token, userAgent: (harnessConfig().store as { userAgent: string }).userAgent });
   await own.createProduct({ name: 'Clean-up sample (leaked on purpose)' });
 });
