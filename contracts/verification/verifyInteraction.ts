@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { Verifier } from '@pact-foundation/pact';
-import type { LiveApi, LiveBudgetSpentError, LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
 import { isUnavailable, type Arranged, type ProviderTarget } from './providerTarget.ts';
 
@@ -40,6 +40,14 @@ export async function verifyInteraction(options: {
   budget?: { readonly guard: LiveRequestGuard; readonly api: LiveApi };
 }): Promise<VerificationOutcome> {
   const { pact, interaction, target, budget } = options;
+  // Live and record: an interaction that writes is skipped without the API's write flag, before any state is arranged.
+  // (The request filter below refuses it anyway, should one slip through.)
+  if (budget && isWriteMethod(interaction.request.method) && !budget.guard.writes[budget.api]) {
+    return {
+      status: 'skipped',
+      reason: `the interaction sends ${interaction.request.method.toUpperCase()} ${interaction.request.path}, which can write to the live ${budget.api} API: set ${WRITE_FLAGS[budget.api]}=1 to verify it (on a sandbox; what it creates is deleted)`,
+    };
+  }
   const arranged: Arranged[] = [];
   try {
     for (const state of interaction.providerStates ?? []) {

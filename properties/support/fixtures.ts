@@ -4,6 +4,8 @@
  */
 import { test as base } from '../../src/testing/harnessTest.ts';
 import { apiOffReason, harnessConfig, type Target } from '../../src/config/harnessConfig.ts';
+import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import { storeArenaForTarget, type StoreArena } from './storeArena.ts';
 
 /** Tag of a property that needs what only the twin can arrange; skipped on live with the reason. */
@@ -22,6 +24,10 @@ export const test = base.extend<{ apiConfigured: void }, WorkerFixtures>({
       const reason = api && apiOffReason(harnessConfig(), api);
       testInfo.skip(reason !== undefined, reason);
       await use();
+      // Live: what the property's clients sent is charged to the run's budget, like a suite test's.
+      const guard = liveRequestGuard();
+      const refusals = (['store', 'media'] as const).map((which) => chargeToBudget(guard, which, testInfo));
+      for (const refused of refusals) refused();
     },
     { auto: true, box: 'self' },
   ],

@@ -6,6 +6,7 @@
  * with a defect. On live the configured service is read as it is, anonymously
  * or with the configured token, within a request budget.
  */
+import { liveRequestGuard, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';
 import { HARNESS_USER_AGENT, harnessConfig, type LiveMediaConfig } from '../../src/config/harnessConfig.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
@@ -81,8 +82,15 @@ export const LIVE_COLLECTIONS: readonly PagedCollection[] = [
   pagedCollection('anime?filter[seasonYear]=1998&filter[subtype]=movie', '/anime', 'anime', { 'filter[seasonYear]': '1998', 'filter[subtype]': 'movie' }),
 ];
 
-function unretried(apiUrl: string, userAgent: string, token?: string): MediaClient {
-  return new MediaClient({ baseUrl: apiUrl, userAgent, retry: { maxRetries: 0 }, ...(token ? { token, secrets: [token] } : {}) });
+function unretried(apiUrl: string, userAgent: string, token?: string, guard?: LiveRequestGuard): MediaClient {
+  return new MediaClient({
+    baseUrl: apiUrl,
+    userAgent,
+    retry: { maxRetries: 0 },
+    ...(token ? { token, secrets: [token] } : {}),
+    // Live: through the worker's guard like the suites' clients (the request budget, the write flag).
+    ...(guard ? guard.clientOptions('media') : {}),
+  });
 }
 
 /** A media twin at `twinUrl` (its origin), which this arena may reset and write to. */
@@ -109,7 +117,7 @@ export function twinMediaArena(twinUrl: string, collections: readonly PagedColle
 
 /** The configured live service: read as it is. */
 export function liveMediaArena(config: LiveMediaConfig, collections: readonly PagedCollection[] = LIVE_COLLECTIONS): MediaArena {
-  return { kind: 'live', apiUrl: config.apiUrl, collections, client: () => unretried(config.apiUrl, HARNESS_USER_AGENT, config.token) };
+  return { kind: 'live', apiUrl: config.apiUrl, collections, client: () => unretried(config.apiUrl, HARNESS_USER_AGENT, config.token, liveRequestGuard()) };
 }
 
 export interface OpenMediaArena {

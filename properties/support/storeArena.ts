@@ -4,6 +4,7 @@
  * control API and time is virtual, or the configured live store, which can be
  * read but not arranged, on wall-clock time.
  */
+import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import type { Exchange } from '../../src/clients/store/types.ts';
 import type { Clock } from '../../src/clock/Clock.ts';
@@ -47,6 +48,8 @@ const USER_AGENT = 'api-contract-harness properties (https://example.invalid/api
  * the previous tests and the world, which a fresh pacer cannot know of.
  */
 function clientFor(baseUrl: string, token: string, userAgent: string, clock: Clock, secrets: string[], live = false) {
+  // Live: through the worker's guard like the suites' clients (the request budget, the write flag).
+  const guard = live ? liveRequestGuard() : undefined;
   return (options: Parameters<ArenaStore['client']>[0] = {}): StoreClient =>
     new StoreClient({
       baseUrl,
@@ -56,7 +59,11 @@ function clientFor(baseUrl: string, token: string, userAgent: string, clock: Clo
       pace: options.pace ?? false,
       retry: { maxRetries: live && options.pace ? 3 : 0 },
       secrets: [...secrets, ...(options.token ? [options.token] : [])],
-      ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+      ...(guard ? { dispatcher: guard.dispatcher('store') } : {}),
+      onExchange: (exchange) => {
+        guard?.sent('store', exchange);
+        options.onExchange?.(exchange);
+      },
     });
 }
 

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { request as undiciRequest, type Dispatcher } from 'undici';
+import { admitOutsideDispatcher } from './outsideAdmission.ts';
 
 /** A request made concrete: what goes on the wire. Each client builds its own. */
 export interface WireRequest {
@@ -30,7 +31,11 @@ export interface RawResponse {
  * not pass through a configured dispatcher.
  */
 export async function transport(request: WireRequest, dispatcher?: Dispatcher): Promise<RawResponse> {
-  if (request.omitContentLength) return sendWithoutLength(request);
+  if (request.omitContentLength) {
+    // Past undici, so past its interceptors: the dispatcher's guards are asked here instead.
+    admitOutsideDispatcher(dispatcher, request.method, request.url.pathname);
+    return sendWithoutLength(request);
+  }
   const response = await undiciRequest(request.url, {
     method: request.method as Dispatcher.HttpMethod,
     headers: request.headers,

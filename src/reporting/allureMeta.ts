@@ -83,9 +83,9 @@ export function featureOf(ruleId: string): string {
   return AREA_FEATURES[area] ?? area;
 }
 
-/** Contract rules are critical; the twin's choices from the field notes are normal. */
+/** Contract and reliance rules are critical (they fail on every target); the twin's choices from the field notes are normal. */
 export function severityOf(rule: Rule): Severity {
-  return rule.source === 'spec' ? 'critical' : 'normal';
+  return rule.source === 'field-notes' ? 'normal' : 'critical';
 }
 
 /** The API a test is about: its first rule's, else the `<api>` folder of its file. */
@@ -107,8 +107,13 @@ function layerOf(project: string): string {
 }
 
 function describeRule(rule: Rule): string {
-  const from = rule.source === 'spec' ? 'the contract' : "the field notes (the twin's choice where the contract says “not shown”)";
-  const drift = rule.knownDrift ? `\n\nKnown defect of the real service: ${rule.knownDrift}` : '';
+  const from =
+    rule.source === 'spec'
+      ? 'the contract'
+      : rule.source === 'reliance'
+        ? `what the harness relies on (${rule.reliedOnBy ?? 'the typed clients and the pacts'}), where the contract leaves it open`
+        : "the field notes (the twin's choice where the contract says “not shown”)";
+  const drift = rule.knownDrift ? `\n\nKnown defect of the real service: ${rule.knownDrift.text}` : '';
   return `**${rule.id}**: ${rule.text}\n\nFrom ${from}, section “${rule.section}”.${drift}`;
 }
 

@@ -63,7 +63,7 @@ export function ruleSpecFile(rule: Rule): string {
   const api = rule.id.split('.')[0]!;
   const files = SPEC_FILES[api];
   if (!files) throw new Error(`specLinks: no spec file for the rules of "${api}" (rule ${rule.id}); add it to SPEC_FILES.`);
-  const [first, second] = rule.source === 'spec' ? [files.spec, files.fieldNotes] : [files.fieldNotes, files.spec];
+  const [first, second] = rule.source === 'field-notes' || rule.source === 'reliance' ? [files.fieldNotes, files.spec] : [files.spec, files.fieldNotes];
   return !headingsOf(first).includes(rule.section) && headingsOf(second).includes(rule.section) ? second : first;
 }
 

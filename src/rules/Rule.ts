@@ -10,13 +10,19 @@ export interface Rule {
   /** Heading of the spec section the rule comes from. */
   readonly section: string;
   /**
-   * Where the rule comes from:
-   * - `spec`: the contract itself; asserted hard on every target.
+   * Which kind of expectation it is, and so what a difference means on a real provider:
+   * - `spec` (contract): the seed spec says it; it fails on every target.
+   * - `reliance`: the contract leaves it open, but the typed clients or the pacts depend
+   *   on it (the links they follow, the counts they read, the headers the pacer reads);
+   *   it fails on every target, and the pacts state it with matchers. `reliedOnBy` says who.
    * - `field-notes`: the contract says "not shown"; the twin does what the real
-   *   service is documented or observed to do (see ASSUMPTIONS.md). On live it is
-   *   an observation: reported as drift, never a contract failure.
+   *   service is documented or observed to do (see ASSUMPTIONS.md). On live, record and
+   *   replay it is an observation: reported as drift, never a failure. On the twins it
+   *   holds the twin to its documented choice.
    */
-  readonly source: 'spec' | 'field-notes';
+  readonly source: 'spec' | 'reliance' | 'field-notes';
+  /** For a `reliance` rule: what in the harness depends on it (a client method, a pact interaction). */
+  readonly reliedOnBy?: string;
   /**
    * What checking it needs:
    * - `any`: observable from outside with URLs and credentials, so checked on live too.
@@ -28,10 +34,29 @@ export interface Rule {
   /** Whether checking it on live creates, changes or deletes data. */
   readonly writes?: boolean;
   /**
-   * A contract rule the field notes say the real service does not follow: on
-   * live a failure is expected drift (reported, not failed). Says how it differs.
+   * A contract rule the field notes say the real service does not follow, as an exact
+   * predicate: on live, an answer that differs in just this way is recorded as drift;
+   * any other difference from the rule still fails (see ruleTest.ts `knownDriftSeen`).
    */
-  readonly knownDrift?: string;
+  readonly knownDrift?: KnownDrift;
+}
+
+/** One documented difference of the real service from a contract rule. */
+export interface KnownDrift {
+  /** How the real service differs, as the field notes say. */
+  readonly text: string;
+  /** Whether `value` (what the rule's test looked at) differs in exactly this way. */
+  readonly matches: (value: unknown) => boolean;
+}
+
+/** The kind of a rule as reports name it. */
+export function ruleKind(rule: Pick<Rule, 'source'>): 'contract' | 'reliance' | 'field notes' {
+  return rule.source === 'spec' ? 'contract' : rule.source === 'reliance' ? 'reliance' : 'field notes';
+}
+
+/** Whether a difference from the rule fails a run on every target (contract and reliance rules). */
+export function failsOnEveryTarget(rule: Pick<Rule, 'source'>): boolean {
+  return rule.source !== 'field-notes';
 }
 
 export type RuleCatalogue = Readonly<Record<string, Rule>>;

@@ -132,7 +132,14 @@ const rules: Rule[] = [
     source: 'spec',
     needs: 'any',
     text: 'Deprecated relationships are kept only as empty relationships marked deprecated, with their replacement.',
-    knownDrift: 'real responses show deprecated relationships as ordinary {links} relationships with no marker',
+    knownDrift: {
+      text: 'real responses show deprecated relationships as ordinary {links} relationships with no marker',
+      // Kept, with links, and no marker: anything else (dropped, a marker naming the wrong replacement) still fails.
+      matches: (value) => {
+        const rel = value as { links?: Record<string, unknown>; meta?: { deprecated?: unknown } } | undefined;
+        return !!rel && typeof rel.links === 'object' && rel.links !== null && Object.keys(rel.links).length > 0 && rel.meta?.deprecated === undefined;
+      },
+    },
   },
 
   // Visibility
@@ -152,8 +159,9 @@ const rules: Rule[] = [
   },
   {
     id: 'media.visibility.adult-hidden-from-lists',
-    section: 'Adult content',
-    source: 'field-notes',
+    // The spec's Visibility rules: an adult item is hidden from unauthenticated requests, lists included.
+    section: 'Visibility',
+    source: 'spec',
     needs: 'token',
     text: 'Adult media are left out of anonymous lists and of meta.count.',
   },
@@ -220,7 +228,8 @@ const rules: Rule[] = [
   {
     id: 'media.pagination.meta-count',
     section: 'Pagination (offset paginator)',
-    source: 'field-notes',
+    source: 'reliance',
+    reliedOnBy: 'MediaClient.iterate (how many resources a walk must visit) and the media pact (meta.count matched as an integer)',
     needs: 'any',
     text: 'Collections carry meta.count, the size of the whole collection.',
   },
@@ -234,7 +243,8 @@ const rules: Rule[] = [
   {
     id: 'media.pagination.follow-next',
     section: 'Pagination (offset paginator)',
-    source: 'field-notes',
+    source: 'reliance',
+    reliedOnBy: 'MediaClient.iterate, which walks a collection through links.next only',
     needs: 'any',
     text: 'Following links.next from the first page visits meta.count resources, each once.',
   },
@@ -285,6 +295,8 @@ const rules: Rule[] = [
   },
   {
     id: 'media.writes.media-type-415',
+    // Its probe is a write a provider that breaks the rule would carry out.
+    writes: true,
     section: 'Media type, keys, ids',
     source: 'field-notes',
     needs: 'token',

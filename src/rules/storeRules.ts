@@ -50,9 +50,17 @@ const rules: Rule[] = [
     section: 'Errors',
     source: 'spec',
     needs: 'any',
-    // Safe read-only: its tests send bodies that cannot create anything, even on a provider that breaks the rule.
-    writes: false,
-    text: 'A request with a body but no Content-Type application/json answers 415 Unsupported Media Type.',
+    // Its probes POST to /products: a provider that breaks the rule would create a product.
+    writes: true,
+    text: 'A request with a body but no Content-Type header answers 415 Unsupported Media Type.',
+  },
+  {
+    id: 'store.http.non-json-content-type-415',
+    section: 'Requests',
+    source: 'field-notes',
+    needs: 'any',
+    writes: true,
+    text: 'A body sent with a Content-Type other than application/json (text/plain) answers 415; the contract speaks only of a missing Content-Type.',
   },
   {
     id: 'store.http.put-empty-body-content-length',
@@ -107,8 +115,8 @@ const rules: Rule[] = [
     section: 'Errors',
     source: 'spec',
     needs: 'any',
-    // Safe read-only: its tests send bodies that cannot create anything, even on a provider that breaks the rule.
-    writes: false,
+    // Its probe POSTs to /products: a provider that breaks the rule could create a product.
+    writes: true,
     text: 'A body that is not valid JSON answers 400 with a JSON object holding a string member error.',
   },
   {
@@ -125,7 +133,15 @@ const rules: Rule[] = [
     source: 'spec',
     needs: 'any',
     writes: true,
-    text: 'An image without src answers 422 {"src":["can\'t be blank"]}.',
+    text: 'An image with a blank src answers 422 with a field-error body whose src lists a "can\'t be blank" message.',
+  },
+  {
+    id: 'store.errors.field-error-body-exact',
+    section: 'Error bodies seen in the docs',
+    source: 'field-notes',
+    needs: 'any',
+    writes: true,
+    text: 'A 422 on one field is exactly {"<field>": ["<message>"]}, as the docs show for images ({"src":["can\'t be blank"]}); mixed forms with code/message/description exist too.',
   },
   {
     id: 'store.errors.error-body-shape',

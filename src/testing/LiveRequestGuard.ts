@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { Exchange } from '../http/Exchange.ts';
+import { registerOutsideAdmission } from '../http/outsideAdmission.ts';
 import { harnessConfig } from '../config/harnessConfig.ts';
 
 export type LiveApi = 'store' | 'media';
@@ -26,6 +27,30 @@ export const LEDGER_VARIABLE = 'HARNESS_LIVE_REQUEST_LEDGER';
 
 /** The network error code of a refused request: not retryable, and not counted as sent. */
 export const BUDGET_SPENT_CODE = 'HARNESS_LIVE_BUDGET_SPENT';
+/** The network error code of a write refused because the API's write flag is off: not retryable, never sent. */
+export const WRITE_REFUSED_CODE = 'HARNESS_LIVE_WRITE_REFUSED';
+
+/** The variable that allows writes to each API on live. */
+export const WRITE_FLAGS: Readonly<Record<LiveApi, string>> = { store: 'STORE_ALLOW_WRITES', media: 'KITSU_ALLOW_WRITES' };
+
+/** Methods that cannot create, change or delete anything. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isWriteMethod(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}
+
+export class LiveWriteRefusedError extends Error {
+  readonly code = WRITE_REFUSED_CODE;
+
+  constructor(api: LiveApi, request: string) {
+    super(
+      `live write guard: ${request} refused before it left: it can create, change or delete on the live ${api} API, and ${WRITE_FLAGS[api]} is not 1. ` +
+        `Fix: a test or pact interaction that writes must be skipped without ${WRITE_FLAGS[api]} (mark its rule \`writes: true\`); set ${WRITE_FLAGS[api]}=1 only for a sandbox.`,
+    );
+    this.name = 'LiveWriteRefusedError';
+  }
+}
 
 export class LiveBudgetSpentError extends Error {
   readonly code = BUDGET_SPENT_CODE;
@@ -43,6 +68,8 @@ export class LiveBudgetSpentError extends Error {
 export interface GuardReport {
   readonly sent: number;
   readonly refused: readonly string[];
+  /** Writes refused because the API's write flag is off: the test that sent them fails, even if it caught the error. */
+  readonly writesRefused: readonly string[];
   readonly runSpent: number;
 }
 
@@ -51,13 +78,18 @@ export class LiveRequestGuard {
   readonly #ledger: string | undefined;
   readonly #unreported: Record<LiveApi, number> = { store: 0, media: 0 };
   readonly #refused: Record<LiveApi, string[]> = { store: [], media: [] };
+  readonly #writesRefused: Record<LiveApi, string[]> = { store: [], media: [] };
   /** Without a ledger: what this worker reported before. */
   #reportedHere = 0;
   #cleaning = 0;
 
-  constructor(budget: number, ledger?: string) {
+  /** Whether each API's write flag is on; without it no POST, PUT, PATCH or DELETE leaves, whoever sends it. */
+  readonly writes: Readonly<Record<LiveApi, boolean>>;
+
+  constructor(budget: number, ledger?: string, writes: Readonly<Record<LiveApi, boolean>> = { store: false, media: false }) {
     this.budget = budget;
     this.#ledger = ledger;
+    this.writes = writes;
   }
 
   /** Requests the run has sent: finished tests (the ledger) and what this worker has not reported yet. */
@@ -66,12 +98,20 @@ export class LiveRequestGuard {
     return before + this.#unreported.store + this.#unreported.media;
   }
 
-  /** A dispatcher for `api`'s client that asks the guard before each request leaves. */
+  /**
+   * A dispatcher for `api`'s client that asks the guard before each request leaves (an undici
+   * interceptor, so every request of the client passes it). The one request that cannot go through
+   * undici (a PUT without Content-Length, src/http/transport.ts) asks the same guard through
+   * `admitOutsideDispatcher`.
+   */
   dispatcher(api: LiveApi, base: Dispatcher = getGlobalDispatcher()): Dispatcher {
-    return base.compose((dispatch) => (options, handler) => {
-      this.admit(api, `${options.method} ${options.path.split('?')[0]}`);
+    const admit = (method: string, path: string) => this.admit(api, `${method} ${path.split('?')[0]}`, method);
+    const composed = base.compose((dispatch) => (options, handler) => {
+      admit(options.method, options.path);
       return dispatch(options, handler);
     });
+    registerOutsideAdmission(composed, admit);
+    return composed;
   }
 
   /** What a typed client of `api` needs to be counted and refused by this guard. */
@@ -79,8 +119,16 @@ export class LiveRequestGuard {
     return { dispatcher: this.dispatcher(api), onExchange: (exchange) => this.sent(api, exchange) };
   }
 
-  /** Throws LiveBudgetSpentError when the budget is spent, unless a clean-up is running. */
-  admit(api: LiveApi, request: string): void {
+  /**
+   * Throws LiveWriteRefusedError for a write while `api`'s write flag is off (clean-up included: a run
+   * without the flag created nothing to clean up), and LiveBudgetSpentError when the budget is spent,
+   * unless a clean-up is running.
+   */
+  admit(api: LiveApi, request: string, method = request.split(' ')[0] ?? 'GET'): void {
+    if (isWriteMethod(method) && !this.writes[api]) {
+      this.#writesRefused[api].push(request);
+      throw new LiveWriteRefusedError(api, request);
+    }
     const spent = this.spent();
     if (this.#cleaning > 0 || spent < this.budget) return;
     this.#refused[api].push(request);
@@ -95,7 +143,8 @@ export class LiveRequestGuard {
 
   /** Counts one attempt a client reported, unless the guard refused it (it never left). */
   sent(api: LiveApi, exchange: Exchange): void {
-    if (exchange.error?.code !== BUDGET_SPENT_CODE) this.#unreported[api] += 1;
+    const code = exchange.error?.code;
+    if (code !== BUDGET_SPENT_CODE && code !== WRITE_REFUSED_CODE) this.#unreported[api] += 1;
   }
 
   /** Runs a clean-up, whose requests are counted but never refused. */
@@ -114,10 +163,11 @@ export class LiveRequestGuard {
    * carries it to the reporter, which adds it to the ledger.
    */
   report(api: LiveApi): GuardReport {
-    const report = { sent: this.#unreported[api], refused: this.#refused[api], runSpent: this.spent() };
+    const report = { sent: this.#unreported[api], refused: this.#refused[api], writesRefused: this.#writesRefused[api], runSpent: this.spent() };
     this.#reportedHere += report.sent;
     this.#unreported[api] = 0;
     this.#refused[api] = [];
+    this.#writesRefused[api] = [];
     return report;
   }
 }
@@ -132,8 +182,13 @@ function ledgerTotal(file: string): number {
   return text.split('\n').reduce((sum, line) => sum + (Number(line) || 0), 0);
 }
 
-/** The refusal a test that was refused requests fails with, after its clean-up. */
-export function refusalError(guard: LiveRequestGuard, api: LiveApi, report: GuardReport): Error {
+/** The refusal a test that was refused requests fails with, after its clean-up; undefined when nothing was refused. */
+export function refusalError(guard: LiveRequestGuard, api: LiveApi, report: GuardReport): Error | undefined {
+  if (report.writesRefused.length > 0) {
+    const more = report.writesRefused.length > 1 ? ` and ${report.writesRefused.length - 1} more` : '';
+    return new LiveWriteRefusedError(api, `${report.writesRefused[0]}${more}`);
+  }
+  if (report.refused.length === 0) return undefined;
   return new LiveBudgetSpentError(guard.budget, report.runSpent, `${report.refused.length} ${api} request(s) of this test (first: ${report.refused[0]})`);
 }
 
@@ -141,8 +196,12 @@ let shared: LiveRequestGuard | undefined;
 
 /** The worker's guard on live and record targets; undefined on the twins and replays, which cost nothing. */
 export function liveRequestGuard(): LiveRequestGuard | undefined {
-  const budget = harnessConfig().liveRequestBudget;
+  const config = harnessConfig();
+  const budget = config.liveRequestBudget;
   if (budget === undefined) return undefined;
-  shared ??= new LiveRequestGuard(budget, process.env[LEDGER_VARIABLE] || undefined);
+  shared ??= new LiveRequestGuard(budget, process.env[LEDGER_VARIABLE] || undefined, {
+    store: config.store.allowWrites,
+    media: config.media.allowWrites,
+  });
   return shared;
 }

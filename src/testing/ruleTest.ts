@@ -4,7 +4,8 @@
  * (a field-notes rule on live) recorded as an observation instead of a failure.
  */
 import type { TestInfo } from '@playwright/test';
-import type { Rule, RuleCatalogue } from '../rules/Rule.ts';
+import { test } from './harnessTest.ts';
+import { failsOnEveryTarget, ruleKind, type Rule, type RuleCatalogue } from '../rules/Rule.ts';
 import type { Target } from '../config/harnessConfig.ts';
 import { markFinding } from '../reporting/findings.ts';
 
@@ -19,6 +20,23 @@ export interface RuleContext {
   tokenVariable?: string;
 }
 
+/** The reason a skipped test gives when the provider's data does not meet what its check needs. */
+export function unmetPrecondition(rule: Rule, what: string): string {
+  return `${rule.id} not verified: it needs ${what}, which the provider's data does not have. Arrange it in the sandbox (or run with the API's write flag where the test can arrange it) to verify it.`;
+}
+
+/**
+ * States what a test's check needs to mean anything ("a non-empty collection",
+ * "at least 31 products"). Met: the test goes on. Unmet on the twins, whose seed
+ * is ours: a failure, since the twin should have it. Unmet on a real provider:
+ * the test is skipped naming the precondition, never passed over empty data.
+ */
+export function precondition(rule: Rule, target: Target, met: boolean, what: string): void {
+  if (met) return;
+  if (target === 'mock') throw new Error(says(rule, `the twin does not meet the precondition: ${what}`));
+  test.skip(true, unmetPrecondition(rule, what));
+}
+
 /** Prefix for assertion messages, so a red test says which rule broke. */
 export function says(rule: Rule, what: string): string {
   return `[${rule.id}] ${what}`;
@@ -27,7 +45,7 @@ export function says(rule: Rule, what: string): string {
 export function ruleAnnotations(rule: Rule): { type: string; description: string }[] {
   return [
     { type: 'rule', description: rule.id },
-    { type: 'spec', description: `${rule.source === 'spec' ? 'contract' : 'field notes'}: ${rule.section}` },
+    { type: 'spec', description: `${ruleKind(rule)}: ${rule.section}` },
   ];
 }
 
@@ -50,31 +68,71 @@ export function skipReason(rule: Rule, ctx: RuleContext): string | undefined {
   return undefined;
 }
 
+/** What one test of a rule does beyond the rule itself. */
+export interface TestOptions {
+  /**
+   * This test sends a POST, PUT, PATCH or DELETE although its rule does not need one (a probe the
+   * provider should refuse): on live it is skipped without the API's write flag, since a provider
+   * that does not refuse would write. The transport refuses such a request anyway.
+   */
+  readonly writes?: boolean;
+}
+
 /** Title and details of a test named after a rule; throws for an id the catalogue lacks. */
-export function ruleTestMeta(catalogue: RuleCatalogue, ruleId: string, variant: string) {
-  const rule = catalogue[ruleId];
-  if (!rule) throw new Error(`ruleTest: no rule ${ruleId} in the catalogue; add it to src/rules before testing it.`);
+export function ruleTestMeta(catalogue: RuleCatalogue, ruleId: string, variant: string, options: TestOptions = {}) {
+  const found = catalogue[ruleId];
+  if (!found) throw new Error(`ruleTest: no rule ${ruleId} in the catalogue; add it to src/rules before testing it.`);
+  const rule: Rule = options.writes ? { ...found, writes: true } : found;
   return {
     rule,
     title: variant ? `${rule.id}: ${variant}` : rule.id,
     details: {
       annotation: ruleAnnotations(rule),
-      tag: [
-        rule.needs === 'twin' ? '@twin-only' : '@live-capable',
-        rule.source === 'spec' ? '@contract' : '@field-notes',
-        ...(rule.needs === 'token' ? ['@signed-in'] : []),
-      ],
+      tag: [rule.needs === 'twin' ? '@twin-only' : '@live-capable', `@${ruleKind(rule).replace(' ', '-')}`, ...(rule.needs === 'token' ? ['@signed-in'] : [])],
     },
   };
 }
 
 /**
  * Whether a difference from this rule on live is an observation (drift) rather
- * than a failure: rules from the field notes, and contract rules the real
- * service is known to break.
+ * than a failure: field-notes rules only. Contract and reliance rules fail on
+ * every target; a contract rule's known drift is matched exactly, inside its
+ * test (knownDriftSeen), never by softening the whole rule.
  */
 export function observedOnLive(rule: Rule): boolean {
-  return rule.source !== 'spec' || !!rule.knownDrift;
+  return !failsOnEveryTarget(rule);
+}
+
+/**
+ * Whether `value` shows the rule's documented drift on a real provider: then the
+ * difference is annotated as drift and the test goes on. On the twins it is never
+ * tolerated (the twin follows the contract), and an answer that differs in any
+ * other way is the test's to fail.
+ */
+export function knownDriftSeen(rule: Rule, target: Target, value: unknown, testInfo: TestInfo, what: string): boolean {
+  if (target === 'mock' || !rule.knownDrift?.matches(value)) return false;
+  testInfo.annotations.push(driftAnnotation(rule.id, what, rule.knownDrift.text));
+  void markFinding(true);
+  return true;
+}
+
+/**
+ * A field-notes detail checked inside a test of another rule (the exact body of an
+ * answer whose status the contract fixes, say): asserted on the twins, which follow
+ * the field notes; on a real provider a difference is recorded as drift of
+ * `fieldNotesRule` and the test goes on.
+ */
+export async function observe(fieldNotesRule: Rule, target: Target, testInfo: TestInfo, check: () => void | Promise<void>): Promise<void> {
+  if (failsOnEveryTarget(fieldNotesRule)) throw new Error(`observe: ${fieldNotesRule.id} is a ${ruleKind(fieldNotesRule)} rule; assert it instead.`);
+  if (target === 'mock') return check();
+  try {
+    await check();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    testInfo.annotations.push(driftAnnotation(fieldNotesRule.id, message));
+    await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
+    await markFinding(false);
+  }
 }
 
 /** The `drift` annotation of a rule that differed on live: its first line, and what was expected when known. */
@@ -104,8 +162,8 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     // test.skip() inside the body throws to stop the test: that is a skip, not drift.
     if (testInfo.expectedStatus === 'skipped') throw error;
     const message = error instanceof Error ? error.message : String(error);
-    testInfo.annotations.push(driftAnnotation(rule.id, message, rule.knownDrift));
+    testInfo.annotations.push(driftAnnotation(rule.id, message));
     await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
-    await markFinding(!!rule.knownDrift);
+    await markFinding(false);
   }
 }

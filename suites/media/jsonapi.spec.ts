@@ -1,6 +1,6 @@
 import { expect, test, verifies } from '../fixtures/mediaFixtures.ts';
 import { expectMediaType, expectSchema, expectStatus, jsonApiOf, nonCamelMembers, resourcesOf } from '../fixtures/mediaChecks.ts';
-import { says } from '../../src/testing/ruleTest.ts';
+import { precondition, says } from '../../src/testing/ruleTest.ts';
 
 // What the service does: JSON:API resource structures, string ids.
 
@@ -34,7 +34,10 @@ test(
   ...verifies('media.jsonapi.string-ids', 'resource ids and relationship data ids', async ({ media, rule }) => {
     const doc = (await media.anonymous.list('episodes', { include: ['media'], page: { limit: 5 } })).response;
     const body = jsonApiOf(doc, rule);
-    for (const r of [...resourcesOf(body), ...(body.included ?? [])]) {
+    expectStatus(doc, 200, rule);
+    const checked = [...resourcesOf(body), ...(body.included ?? [])];
+    precondition(rule, media.target, checked.length > 0, 'at least one episode visible anonymously');
+    for (const r of checked) {
       expect(typeof r.id, says(rule, `${r.type} id ${JSON.stringify(r.id)} must be a string`)).toBe('string');
       for (const [name, rel] of Object.entries(r.relationships ?? {})) {
         const data = rel.data;
@@ -55,7 +58,10 @@ test(
       ['episodes', 'episodes'],
     ] as const) {
       const res = await media.anonymous.send({ method: 'GET', path: `/${collection}`, query: { 'page[limit]': 2 } });
-      for (const r of resourcesOf(jsonApiOf(res, rule))) {
+      expectStatus(res, 200, rule);
+      const resources = resourcesOf(jsonApiOf(res, rule));
+      precondition(rule, media.target, resources.length > 0, `at least one resource in /${collection} visible anonymously`);
+      for (const r of resources) {
         expect(r.type, says(rule, `resources of /${collection} have type ${type}`)).toBe(type);
         expect(r.attributes && typeof r.attributes, says(rule, `${type}/${r.id} has attributes`)).toBe('object');
         expect(r.relationships && typeof r.relationships, says(rule, `${type}/${r.id} has relationships`)).toBe('object');

@@ -1,6 +1,6 @@
 import { expect, verifies } from '../fixtures/mediaFixtures.ts';
 import { expectStatus, jsonApiOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
-import { says } from '../../src/testing/ruleTest.ts';
+import { knownDriftSeen, precondition, says } from '../../src/testing/ruleTest.ts';
 import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS } from '../../src/rules/mediaRoutes.ts';
 import { test } from '../fixtures/mediaFixtures.ts';
 import type { MediaUnderTest } from '../fixtures/mediaFixtures.ts';
@@ -39,8 +39,10 @@ test(
 test(
   ...verifies('media.relationships.episode-media', "an episode's media is its anime", async ({ media, rule }) => {
     const res = await media.anonymous.send({ method: 'GET', path: '/episodes', query: { 'page[limit]': 3, include: 'media' } });
-    const doc = jsonApiOf(res, rule);
-    for (const episode of doc.data as JsonApiResource[]) {
+    expectStatus(res, 200, rule);
+    const episodes = jsonApiOf(res, rule).data as JsonApiResource[];
+    precondition(rule, media.target, episodes.length > 0, 'at least one episode visible anonymously');
+    for (const episode of episodes) {
       const ref = episode.relationships?.media?.data as { type: string; id: string } | null | undefined;
       expect(ref, says(rule, `episode ${episode.id} includes its media`)).toBeTruthy();
       expect(ref!.type, says(rule, 'the media of an episode is an anime')).toBe('anime');
@@ -49,13 +51,15 @@ test(
 );
 
 test(
-  ...verifies('media.relationships.deprecated-marked', 'empty, marked deprecated, naming the replacement', async ({ media, rule }) => {
+  ...verifies('media.relationships.deprecated-marked', 'empty, marked deprecated, naming the replacement', async ({ media, rule }, testInfo) => {
     for (const collection of ['anime', 'manga']) {
       const resource = await first(media, collection, rule);
       const present = Object.keys(DEPRECATED_RELATIONSHIPS).filter((name) => resource.relationships?.[name]);
+      // Dropping them is not the known drift: the real service keeps them (without the marker).
       expect(present.length, says(rule, `${collection} keeps its deprecated relationships`)).toBeGreaterThan(0);
       for (const name of present) {
         const rel = resource.relationships![name]!;
+        if (knownDriftSeen(rule, media.target, rel, testInfo, `${collection}.${name} is kept with links but no deprecated marker`)) continue;
         expect(rel.meta?.deprecated, says(rule, `${collection}.${name} is marked deprecated`)).toBe(true);
         expect(rel.meta?.replacedBy ?? null, says(rule, `${collection}.${name} names its replacement`)).toBe(DEPRECATED_RELATIONSHIPS[name]);
         const related = await media.anonymous.send({ method: 'GET', path: `/${collection}/${resource.id}`, query: { include: name } });

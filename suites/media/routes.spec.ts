@@ -13,9 +13,10 @@ const answered: string[] = [];
 
 /**
  * A concrete request for a route shape that proves the route exists without
- * changing anything, so the same suite is safe on a live service: reads use an
+ * changing anything on a provider that keeps the contract: reads use an
  * existing id; writes name id 0 (no such record) or, for creates, a resource
- * type no collection has, which the provider must refuse.
+ * type no collection has, which the provider must refuse. A provider that does
+ * not refuse would write, so on live the write probes need KITSU_ALLOW_WRITES.
  */
 async function probe(media: MediaUnderTest, route: MediaRoute): Promise<{ path: string; query: Record<string, string>; body?: unknown }> {
   const collection = route.path.split('/')[1]!;
@@ -46,26 +47,31 @@ async function probe(media: MediaUnderTest, route: MediaRoute): Promise<{ path: 
 for (const route of mediaRoutes()) {
   const ruleId = RULE_OF_KIND[route.kind];
   test(
-    ...verifies(ruleId, `${route.method} ${route.path} (${route.operation})`, async ({ media, rule }, testInfo) => {
-      const client = media.signedIn ?? media.anonymous;
-      const { path, query, body } = await probe(media, route);
-      const res = await client.send({ method: route.method, path, query, ...(body ? { body } : {}), retry: false });
-      const drift = KNOWN_DRIFT_ROUTES[route.path];
-      const missing = res.status === 405 || (res.status === 404 && /route not found/i.test(res.text));
-      if (missing && drift && media.target !== 'mock') {
-        testInfo.annotations.push({ type: 'drift', description: `${route.method} ${route.path} is not served: ${drift}` });
-        return;
-      }
-      expect(missing, says(rule, `${route.method} ${route.path} is missing: ${path} answered ${res.status} ${res.text.slice(0, 120)}`)).toBe(false);
-      expect(res.status, says(rule, `${route.method} ${path} answered ${res.status}: a provider error, not a contract answer`)).toBeLessThan(500);
-      if (res.status !== 204) {
-        expect(res.headers['content-type'] ?? '', says(rule, `${route.method} ${path} answers in ${MEDIA_CONTRACT.mediaType}`)).toContain(
-          MEDIA_CONTRACT.mediaType,
-        );
-        jsonApiOf(res, rule);
-      }
-      answered.push(`${route.method} ${route.path}`);
-    }),
+    ...verifies(
+      ruleId,
+      `${route.method} ${route.path} (${route.operation})`,
+      async ({ media, rule }, testInfo) => {
+        const client = media.signedIn ?? media.anonymous;
+        const { path, query, body } = await probe(media, route);
+        const res = await client.send({ method: route.method, path, query, ...(body ? { body } : {}), retry: false });
+        const drift = KNOWN_DRIFT_ROUTES[route.path];
+        const missing = res.status === 405 || (res.status === 404 && /route not found/i.test(res.text));
+        if (missing && drift && media.target !== 'mock') {
+          testInfo.annotations.push({ type: 'drift', description: `${route.method} ${route.path} is not served: ${drift}` });
+          return;
+        }
+        expect(missing, says(rule, `${route.method} ${route.path} is missing: ${path} answered ${res.status} ${res.text.slice(0, 120)}`)).toBe(false);
+        expect(res.status, says(rule, `${route.method} ${path} answered ${res.status}: a provider error, not a contract answer`)).toBeLessThan(500);
+        if (res.status !== 204) {
+          expect(res.headers['content-type'] ?? '', says(rule, `${route.method} ${path} answers in ${MEDIA_CONTRACT.mediaType}`)).toContain(
+            MEDIA_CONTRACT.mediaType,
+          );
+          jsonApiOf(res, rule);
+        }
+        answered.push(`${route.method} ${route.path}`);
+      },
+      { writes: route.method !== 'GET' },
+    ),
   );
 }
 

@@ -135,7 +135,8 @@ test.describe('the guard', () => {
     const ledger = join(mkdtempSync(join(tmpdir(), 'guard-')), 'ledger');
     // Earlier tests of the run spent 3, as the reporter wrote them down.
     writeFileSync(ledger, '1\n2\n');
-    guard = new LiveRequestGuard(5, ledger);
+    // Writes allowed here: the budget, not the write flag, is under test (the write guard has its own tests).
+    guard = new LiveRequestGuard(5, ledger, { store: true, media: true });
     client = new StoreClient({
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/1`,
       token: 't',
