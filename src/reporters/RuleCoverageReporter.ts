@@ -9,11 +9,14 @@ import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { CATALOGUES } from '../rules/catalogues.ts';
 import { ruleIdsOf } from '../testing/ruleTest.ts';
+import { tallyRules, unverifiedLines, unverifiedMarkdown, writeUnverifiedAllureResult, type RuleTally } from '../reporting/unverifiedRules.ts';
 
 interface Verification {
   title: string;
   project: string;
   status: string;
+  /** Why it was skipped, when it was. */
+  reason?: string;
 }
 
 interface CoverageFile {
@@ -28,9 +31,12 @@ export default class RuleCoverageReporter implements Reporter {
 
   readonly #log: (message: string) => void;
 
-  constructor(options: { outputDir?: string; log?: (message: string) => void } = {}) {
+  readonly #allureResults: string | undefined;
+
+  constructor(options: { outputDir?: string; log?: (message: string) => void; allureResultsDir?: string | null } = {}) {
     this.#dir = options.outputDir ?? 'reports/rule-coverage';
     this.#log = options.log ?? ((message) => console.error(message));
+    this.#allureResults = options.allureResultsDir === null ? undefined : (options.allureResultsDir ?? 'reports/allure-results');
   }
 
   printsToStdio(): boolean {
@@ -51,7 +57,12 @@ export default class RuleCoverageReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     // A field-notes rule that differed on live passed as an observation: show it as drift.
     const drifted = result.annotations.some((a) => a.type === 'drift');
-    for (const entry of this.#byTest.get(test) ?? []) entry.v.status = drifted ? 'drift' : result.status;
+    const reason = result.status === 'skipped' ? [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description : undefined;
+    for (const entry of this.#byTest.get(test) ?? []) {
+      // A contract rule whose test passed with a known drift tolerated still counts as verified for the rest of the rule.
+      entry.v.status = drifted && result.status === 'passed' ? 'drift' : result.status;
+      if (reason) entry.v.reason = reason;
+    }
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
@@ -67,6 +78,12 @@ export default class RuleCoverageReporter implements Reporter {
     mkdirSync(this.#dir, { recursive: true });
     writeFileSync(join(this.#dir, `${this.#target}.json`), JSON.stringify({ target: this.#target, rules } satisfies CoverageFile, null, 2));
     writeFileSync(join(this.#dir, '..', 'rule-coverage.md'), this.#markdown());
+    // Skipped is never green: the contract and reliance rules this run did not verify, with the reason, end the run.
+    const tally = this.#tally(rules);
+    if (tally) {
+      for (const line of unverifiedLines(this.#target, tally)) this.#log(line);
+      if (this.#allureResults) writeUnverifiedAllureResult(this.#allureResults, this.#target, tally);
+    }
 
     const unknown = Object.keys(rules).filter((id) => !CATALOGUES[id.split('.')[0]!]?.[id]);
     const missing = gate.flatMap((api) => Object.keys(CATALOGUES[api] ?? {}).filter((id) => !rules[id]?.length));
@@ -79,6 +96,14 @@ export default class RuleCoverageReporter implements Reporter {
     }
     if ((missing.length > 0 || unknown.length > 0) && result.status === 'passed') return { status: 'failed' };
     return undefined;
+  }
+
+  /** The rules of the APIs this run tested (an API none of whose tests ran is left out), tallied. */
+  #tally(rules: Record<string, Verification[]>): RuleTally | undefined {
+    const apis = Object.keys(CATALOGUES).filter((api) => Object.keys(rules).some((id) => id.startsWith(`${api}.`)));
+    if (apis.length === 0) return undefined;
+    const all = apis.flatMap((api) => Object.values(CATALOGUES[api]!));
+    return tallyRules(all, rules);
   }
 
   #markdown(): string {
@@ -103,6 +128,10 @@ export default class RuleCoverageReporter implements Reporter {
         lines.push(`| \`${rule.id}\` | ${rule.source} | ${rule.needs} | ${cells.join(' | ')} |`);
       }
       lines.push('');
+    }
+    for (const run of runs) {
+      const all = Object.values(CATALOGUES).flatMap((catalogue) => Object.values(catalogue).filter((rule) => run.rules[rule.id]));
+      lines.push(...unverifiedMarkdown(run.target, tallyRules(all, run.rules)));
     }
     return lines.join('\n');
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
@@ -6,14 +6,18 @@ import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playw
 import RuleCoverageReporter from '../../../src/reporters/RuleCoverageReporter.ts';
 import { STORE_RULES } from '../../../src/rules/storeRules.ts';
 
-function fakeTest(title: string, rule: string): TestCase {
-  return { title, annotations: [{ type: 'rule', description: rule }], parent: { project: () => ({ name: 'store' }) } } as unknown as TestCase;
+function fakeTest(title: string, rule: string, skip?: string): TestCase {
+  return {
+    title,
+    annotations: [{ type: 'rule', description: rule }, ...(skip ? [{ type: 'skip', description: skip }] : [])],
+    parent: { project: () => ({ name: 'store' }) },
+  } as unknown as TestCase;
 }
 
 function run(tests: TestCase[], statuses: { status: TestResult['status']; drift?: boolean }[], gate: string) {
   const dir = join(mkdtempSync(join(tmpdir(), 'coverage-')), 'rule-coverage');
   process.env.HARNESS_RULE_GATE = gate;
-  const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined });
+  const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined, allureResultsDir: null });
   reporter.onBegin({} as FullConfig, { allTests: () => tests } as unknown as Suite);
   tests.forEach((t, i) =>
     reporter.onTestEnd(t, {
@@ -55,7 +59,7 @@ test("a run that names no rule (npm test's unit run) leaves the coverage the sam
   const { dir } = run([fakeTest('one', 'store.json.no-root-element')], [{ status: 'passed' }], '');
   const written = readFileSync(join(dir, 'mock.json'), 'utf8');
   const unitTest = { title: 'unit', annotations: [], parent: { project: () => ({ name: 'unit' }) } } as unknown as TestCase;
-  const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined });
+  const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined, allureResultsDir: null });
   reporter.onBegin({} as FullConfig, { allTests: () => [unitTest] } as unknown as Suite);
   reporter.onTestEnd(unitTest, { status: 'passed', annotations: [] } as unknown as TestResult);
   expect(await reporter.onEnd({ status: 'passed' } as FullResult)).toBeUndefined();
@@ -63,4 +67,36 @@ test("a run that names no rule (npm test's unit run) leaves the coverage the sam
   // Gated, the same empty run still fails: no API's rules were verified.
   process.env.HARNESS_RULE_GATE = 'store';
   expect(await reporter.onEnd({ status: 'passed' } as FullResult)).toEqual({ status: 'failed' });
+});
+
+test('skipped is never green: contract and reliance rules whose tests all skipped are listed with the reason, in the last lines, rule-coverage.md and Allure', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'coverage-')), 'rule-coverage');
+  const allure = join(dir, '..', 'allure-results');
+  const lines: string[] = [];
+  const reporter = new RuleCoverageReporter({ outputDir: dir, log: (m) => lines.push(m), allureResultsDir: allure });
+  const writeSkip = 'store.products.create creates, changes or deletes data; set STORE_ALLOW_WRITES=1 to check it on live.';
+  const tests = [
+    fakeTest('verified', 'store.json.no-root-element'),
+    fakeTest('skipped for the flag', 'store.products.create', writeSkip),
+    fakeTest('field notes skipped', 'store.products.crud', 'whatever'),
+    fakeTest('failed', 'store.json.snake-case-keys'),
+  ];
+  reporter.onBegin({} as FullConfig, { allTests: () => tests } as unknown as Suite);
+  const statuses: TestResult['status'][] = ['passed', 'skipped', 'skipped', 'failed'];
+  tests.forEach((t, i) => reporter.onTestEnd(t, { status: statuses[i]!, annotations: [] } as unknown as TestResult));
+  await reporter.onEnd({ status: 'failed' } as FullResult);
+  const text = lines.join('\n');
+  expect(text).toMatch(/1 contract\/reliance rule\(s\) verified, 1 failed, \d+ NOT verified/);
+  expect(text).toContain(`not verified: store.products.create (contract): ${writeSkip}`);
+  // A field-notes rule is an observation on live: not in the list.
+  expect(text).not.toContain('store.products.crud');
+  // Rules with no test in this run are not verified either.
+  expect(text).toMatch(/not verified: store\.pagination\.total-count \(contract\): no test of it ran/);
+  const markdown = readFileSync(join(dir, '..', 'rule-coverage.md'), 'utf8');
+  expect(markdown).toContain('## Not verified on mock');
+  expect(markdown).toContain('| `store.products.create` | contract |');
+  const results = readdirSync(allure).filter((f) => f.endsWith('-result.json'));
+  expect(results).toHaveLength(1);
+  const result = JSON.parse(readFileSync(join(allure, results[0]!), 'utf8')) as { status: string; name: string };
+  expect(result).toMatchObject({ status: 'skipped', name: 'rules not verified on mock' });
 });
