@@ -32,6 +32,8 @@ export interface CreateStoreOptions {
   languages?: string[];
   mainLanguage?: string;
   products?: number;
+  /** The category tree: the preset's by default; 'flat' has top-level categories only. */
+  categoryTree?: 'three-level' | 'two-level' | 'flat';
   clock?: 'virtual' | 'real';
   /**
    * Default true. False: requests never fill the store's leaky bucket, so none

@@ -116,6 +116,14 @@ function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint:
     }
     products = value;
   }
+  let categoryTree = base.categoryTree;
+  if (body['categoryTree'] !== undefined) {
+    const value = body['categoryTree'];
+    if (value !== 'three-level' && value !== 'two-level' && value !== 'flat') {
+      throw new ControlError(400, 'twin: categoryTree must be "three-level", "two-level" or "flat" (top-level categories only); omit it for the preset\'s');
+    }
+    categoryTree = value;
+  }
   const clock = body['clock'] ?? 'virtual';
   if (clock !== 'virtual' && clock !== 'real') {
     throw new ControlError(400, 'twin: clock must be "virtual" or "real"; omit it for "virtual"');
@@ -124,7 +132,7 @@ function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint:
   if (typeof metered !== 'boolean') {
     throw new ControlError(400, 'twin: metered must be true or false; omit it for true (the leaky bucket refuses with 429); false never fills the bucket');
   }
-  return { blueprint: { ...base, languages, mainLanguage, products }, options: { clockMode: clock, metered } };
+  return { blueprint: { ...base, languages, mainLanguage, products, categoryTree }, options: { clockMode: clock, metered } };
 }
 
 function readFault(body: Readonly<Record<string, unknown>>): { status: FaultStatus; count: number; retryAfterMs: number | undefined } {

@@ -10,7 +10,8 @@ import type { StoreState } from './storeState.ts';
  * so a test can name "product 3 of store 100001" and get the same thing.
  */
 
-export type CategoryTreeShape = 'three-level' | 'two-level';
+/** 'flat': top-level categories only, no subcategories (a small shop, for checking what a live run verifies on one). */
+export type CategoryTreeShape = 'three-level' | 'two-level' | 'flat';
 
 /** What a store's data is built from. */
 export interface StoreBlueprint {
@@ -154,6 +155,10 @@ function seedCategories(store: StoreState, shape: CategoryTreeShape): number[] {
   const roots = shape === 'three-level' ? CATEGORY_ROOTS : CATEGORY_ROOTS.slice(0, 2);
   for (const root of roots) {
     const rootCategory = add((language) => say(root, language), null);
+    if (shape === 'flat') {
+      leaves.push(rootCategory.id);
+      continue;
+    }
     for (const child of CATEGORY_CHILDREN) {
       const childName = (language: string): string => `${say(root, language)} ${say(child, language)}`;
       const childCategory = add(childName, rootCategory.id);
