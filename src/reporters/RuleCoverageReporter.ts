@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { CATALOGUES } from '../rules/catalogues.ts';
-import { ruleIdsOf } from '../testing/ruleTest.ts';
+import { NOT_VERIFIED, ruleIdsOf } from '../testing/ruleTest.ts';
 import { tallyRules, unverifiedLines, unverifiedMarkdown, writeUnverifiedAllureResult, type RuleTally } from '../reporting/unverifiedRules.ts';
 
 interface Verification {
@@ -58,10 +58,16 @@ export default class RuleCoverageReporter implements Reporter {
     // A field-notes rule that differed on live passed as an observation: show it as drift.
     const drifted = result.annotations.some((a) => a.type === 'drift');
     const reason = result.status === 'skipped' ? [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description : undefined;
+    // A test of several rules that could not verify one of them says so (ruleTest.ts notVerified).
+    const notVerified = new Map(
+      result.annotations
+        .filter((a) => a.type === NOT_VERIFIED && a.description)
+        .map((a) => [a.description!.split(': ')[0]!, a.description!.slice(a.description!.indexOf(': ') + 2)] as const),
+    );
     for (const entry of this.#byTest.get(test) ?? []) {
-      // A contract rule whose test passed with a known drift tolerated still counts as verified for the rest of the rule.
-      entry.v.status = drifted && result.status === 'passed' ? 'drift' : result.status;
-      if (reason) entry.v.reason = reason;
+      const unverified = result.status === 'passed' ? notVerified.get(entry.rule) : undefined;
+      entry.v.status = unverified ? 'skipped' : drifted && result.status === 'passed' ? 'drift' : result.status;
+      if (unverified ?? reason) entry.v.reason = unverified ?? reason;
     }
   }
 

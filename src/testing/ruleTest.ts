@@ -20,9 +20,24 @@ export interface RuleContext {
   tokenVariable?: string;
 }
 
+/** The annotation of a test that checks several rules and could not verify one of them (its precondition unmet). */
+export const NOT_VERIFIED = 'not-verified';
+
+/**
+ * Marks one of a passing test's rules as not verified by it, with the reason: the
+ * rule coverage counts that rule as skipped for this test, never as passed.
+ */
+export function notVerified(testInfo: TestInfo, ruleId: string, reason: string): void {
+  testInfo.annotations.push({ type: NOT_VERIFIED, description: `${ruleId}: ${reason}` });
+}
+
 /** The reason a skipped test gives when the provider's data does not meet what its check needs. */
 export function unmetPrecondition(rule: Rule, what: string): string {
-  return `${rule.id} not verified: it needs ${what}, which the provider's data does not have. Arrange it in the sandbox (or run with the API's write flag where the test can arrange it) to verify it.`;
+  return `${rule.id} ${unmetPreconditionText(what)}`;
+}
+
+export function unmetPreconditionText(what: string): string {
+  return `not verified: it needs ${what}, which the provider's data does not have. Arrange it in the sandbox (or run with the API's write flag where the test can arrange it) to verify it.`;
 }
 
 /**

@@ -209,6 +209,17 @@ export class StoreClient {
         });
       }
       visited.add(next);
+      // The token goes only to this store: a same-host Link to another store id (or version) is not followed with it;
+      // one to another host is refused when the request is built (buildRequest).
+      if (!withinBase(next, this.#base)) {
+        throw new StoreInvalidResponseError({
+          status: 200,
+          method: 'GET',
+          url: redactUrl(next, this.#secrets),
+          what: `a Link next outside this store's base ${this.baseUrl}, not followed with the store's token`,
+          text: '',
+        });
+      }
       const sent = await this.#send({ method: 'GET', url: next });
       // The collection shrank while we read it: the page we were sent to is gone.
       if (sent.response.status === 404 && lastPageOf(sent.response) !== undefined) return;
@@ -351,6 +362,18 @@ function lastPageOf(response: StoreResponse): number | undefined {
 
 function segment(id: number | string): string {
   return encodeURIComponent(String(id));
+}
+
+/** Whether a same-origin `url` is under `base` (this store, this version); another origin is buildRequest's to refuse. */
+function withinBase(url: string, base: URL): boolean {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return false;
+  }
+  const basePath = base.pathname.replace(/\/+$/, '');
+  return target.origin !== base.origin || target.pathname === basePath || target.pathname.startsWith(`${basePath}/`);
 }
 
 function baseUrlOf(value: string): URL {

@@ -100,3 +100,27 @@ test('skipped is never green: contract and reliance rules whose tests all skippe
   const result = JSON.parse(readFileSync(join(allure, results[0]!), 'utf8')) as { status: string; name: string };
   expect(result).toMatchObject({ status: 'skipped', name: 'rules not verified on mock' });
 });
+
+test('a passing test of several rules that could not verify one of them leaves that rule unverified, with the reason', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'coverage-')), 'rule-coverage');
+  const lines: string[] = [];
+  const reporter = new RuleCoverageReporter({ outputDir: dir, log: (m) => lines.push(m), allureResultsDir: null });
+  const walk = {
+    title: 'walk',
+    annotations: [
+      { type: 'rule', description: 'store.pagination.follow-links' },
+      { type: 'rule', description: 'store.pagination.default-page-size' },
+    ],
+    parent: { project: () => ({ name: 'properties' }) },
+  } as unknown as TestCase;
+  reporter.onBegin({} as FullConfig, { allTests: () => [walk] } as unknown as Suite);
+  reporter.onTestEnd(walk, {
+    status: 'passed',
+    annotations: [{ type: 'not-verified', description: 'store.pagination.default-page-size: not verified: it needs at least 31 products' }],
+  } as unknown as TestResult);
+  await reporter.onEnd({ status: 'passed' } as FullResult);
+  const file = JSON.parse(readFileSync(join(dir, 'mock.json'), 'utf8')) as { rules: Record<string, { status: string }[]> };
+  expect(file.rules['store.pagination.follow-links']![0]!.status).toBe('passed');
+  expect(file.rules['store.pagination.default-page-size']![0]!.status).toBe('skipped');
+  expect(lines.join('\n')).toContain('not verified: store.pagination.default-page-size (contract): not verified: it needs at least 31 products');
+});

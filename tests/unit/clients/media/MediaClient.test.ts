@@ -132,6 +132,18 @@ test.describe('iterate (follows links.next only)', () => {
     expect(media.requests.every((r) => r.headers['authorization'] === `Bearer ${TOKEN}`)).toBe(true);
   });
 
+  test('a links.next outside the API base is not followed with the token', async () => {
+    route = () => ({ json: { data: [resource('anime', '1')], meta: { count: 2 }, links: { next: `${media.origin}/elsewhere/anime?c=2` } } });
+    const error = await failure(
+      (async () => {
+        for await (const _ of client().iterate('anime')) void _;
+      })(),
+    );
+    expect(error).toBeInstanceOf(MediaInvalidResponseError);
+    expect(error.message).toContain("outside the API's base");
+    expect(media.requests).toHaveLength(1);
+  });
+
   test('a links.next that loops back is a MediaInvalidResponseError, not an endless walk', async () => {
     route = () => ({ json: { data: [resource('anime', '1')], meta: { count: 1 }, links: { next: `${media.baseUrl}/anime?c=again` } } });
     const read: string[] = [];

@@ -127,6 +127,18 @@ test.describe('collections (store.pagination.follow-links)', () => {
     expect(store.requests).toHaveLength(1);
   });
 
+  test('a same-host Link to another store id is not followed with the token', async () => {
+    route = () => ({ headers: { Link: `<${store.origin}/v1/999999/products?page=2>; rel="next"` }, json: [{ id: 1 }] });
+    const error = await failure(
+      (async () => {
+        for await (const _ of client().iterateProducts()) void _;
+      })(),
+    );
+    expect(error).toBeInstanceOf(StoreInvalidResponseError);
+    expect(error.message).toContain("outside this store's base");
+    expect(store.requests).toHaveLength(1);
+  });
+
   test('a Link next back to a page already read is refused instead of looping', async () => {
     route = () => ({ headers: { Link: `<${store.baseUrl}/products?page=1>; rel="next"` }, json: [{ id: 1 }] });
     const error = await failure(

@@ -1,0 +1,88 @@
+/**
+ * What a verdict means on a real provider (issue 18): contract and reliance
+ * rules fail on every target; a field-notes rule never fails a live, record or
+ * replay test, only notes drift; a contract rule's known drift is tolerated
+ * only in exactly its documented form; an unmet precondition skips on live and
+ * fails on the twin.
+ */
+import type { TestInfo } from '@playwright/test';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
+import { CATALOGUES } from '../../../src/rules/catalogues.ts';
+import { MEDIA_RULES } from '../../../src/rules/mediaRules.ts';
+import { STORE_RULES } from '../../../src/rules/storeRules.ts';
+import type { Rule } from '../../../src/rules/Rule.ts';
+import type { Target } from '../../../src/config/harnessConfig.ts';
+import { knownDriftSeen, observe, runUnderRule, type RuleContext } from '../../../src/testing/ruleTest.ts';
+
+const ALL_RULES: Rule[] = Object.values(CATALOGUES).flatMap((catalogue) => Object.values(catalogue));
+const REAL: Target[] = ['live', 'record', 'replay'];
+
+function fakeInfo(): TestInfo & { annotations: { type: string; description?: string }[] } {
+  return { annotations: [], attach: async () => undefined, expectedStatus: 'passed' } as unknown as TestInfo & {
+    annotations: { type: string; description?: string }[];
+  };
+}
+
+/** The rule, made checkable everywhere: the question here is the verdict, not what checking it needs. */
+const anywhere = (rule: Rule): Rule => ({ ...rule, needs: 'any', writes: false });
+const ctx = (target: Target): RuleContext => ({ target, allowWrites: true, hasToken: true });
+const failing = async () => expect(1, 'a difference from the rule').toBe(2);
+
+test('no field-notes assertion can fail a test on a real provider: every field-notes rule, live, record and replay, only notes drift', async () => {
+  const fieldNotes = ALL_RULES.filter((rule) => rule.source === 'field-notes');
+  expect(fieldNotes.length).toBeGreaterThan(30);
+  for (const rule of fieldNotes) {
+    for (const target of REAL) {
+      const info = fakeInfo();
+      await runUnderRule(anywhere(rule), ctx(target), info, () => undefined, failing);
+      expect(
+        info.annotations.map((a) => a.type),
+        `${rule.id} on ${target}`,
+      ).toContain('drift');
+    }
+    // On the twins the same difference fails: the twin is held to its documented choice.
+    await expect(runUnderRule(anywhere(rule), ctx('mock'), fakeInfo(), () => undefined, failing)).rejects.toThrow(/a difference from the rule/);
+  }
+});
+
+test('contract and reliance rules fail on every target, known drift or not', async () => {
+  const hard = ALL_RULES.filter((rule) => rule.source !== 'field-notes');
+  expect(hard.some((rule) => rule.source === 'reliance')).toBe(true);
+  expect(hard.some((rule) => rule.knownDrift)).toBe(true);
+  for (const rule of hard) {
+    for (const target of [...REAL, 'mock' as const]) {
+      await expect(
+        runUnderRule(anywhere(rule), ctx(target), fakeInfo(), () => undefined, failing),
+        `${rule.id} on ${target}`,
+      ).rejects.toThrow(/a difference from the rule/);
+    }
+  }
+});
+
+test('a field-notes detail inside another rule’s test is observed on live and asserted on the twin; a contract rule cannot be observed', async () => {
+  const exact = STORE_RULES['store.errors.field-error-body-exact']!;
+  const info = fakeInfo();
+  await observe(exact, 'live', info, failing);
+  expect(info.annotations[0]).toMatchObject({ type: 'drift', description: expect.stringContaining('store.errors.field-error-body-exact') });
+  await expect(observe(exact, 'mock', fakeInfo(), failing)).rejects.toThrow(/a difference from the rule/);
+  await expect(observe(STORE_RULES['store.products.create']!, 'live', fakeInfo(), failing)).rejects.toThrow(/contract rule; assert it instead/);
+});
+
+test('known drift is matched exactly: a deprecated relationship kept with links and no marker is drift on live; dropped, marked wrongly or on the twin it is not', () => {
+  const rule = MEDIA_RULES['media.relationships.deprecated-marked']!;
+  const drifted = { links: { self: 'https://x/api/edge/anime/1/relationships/genres', related: 'https://x/api/edge/anime/1/genres' } };
+  const info = fakeInfo();
+  expect(knownDriftSeen(rule, 'live', drifted, info, 'anime.genres')).toBe(true);
+  expect(info.annotations[0]?.type).toBe('drift');
+  expect(knownDriftSeen(rule, 'mock', drifted, fakeInfo(), 'anime.genres')).toBe(false);
+  expect(knownDriftSeen(rule, 'live', undefined, fakeInfo(), 'dropped')).toBe(false);
+  expect(knownDriftSeen(rule, 'live', { links: {} }, fakeInfo(), 'no links')).toBe(false);
+  expect(knownDriftSeen(rule, 'live', { ...drifted, meta: { deprecated: false } }, fakeInfo(), 'marked wrongly')).toBe(false);
+});
+
+test('the spec’s visibility rules are contract rules; what the typed clients walk by is reliance', () => {
+  expect(MEDIA_RULES['media.visibility.adult-hidden-from-lists']!.source).toBe('spec');
+  expect(MEDIA_RULES['media.pagination.follow-next']!.source).toBe('reliance');
+  expect(MEDIA_RULES['media.pagination.meta-count']!.source).toBe('reliance');
+  for (const rule of ALL_RULES.filter((r) => r.source === 'reliance')) expect(rule.reliedOnBy, `${rule.id} says what relies on it`).toBeTruthy();
+});
