@@ -27,14 +27,19 @@ test('a filtered, included, paged anime list', async () => {
           relationships: like({}),
         }),
         included: eachLike({ id: regex('^\\d+$', '1'), type: 'categories', attributes: like({ title: 'Action' }) }),
+        // What MediaClient.iterate walks by (reliance): meta.count, and a links.next while more remain.
         meta: { count: integer(5) },
-        links: like({ first: 'https://kitsu.io/api/edge/anime?page%5Blimit%5D=2&page%5Boffset%5D=0' }),
+        links: like({
+          first: 'https://kitsu.io/api/edge/anime?page%5Blimit%5D=2&page%5Boffset%5D=0',
+          next: 'https://kitsu.io/api/edge/anime?page%5Blimit%5D=2&page%5Boffset%5D=2',
+        }),
       }),
     )
     .executeTest(async (server) => {
       const page = await client(server.url).list('anime', { filter: { subtype: 'TV' }, include: ['categories'], page: { limit: 2, offset: 0 } });
       expect(page.data[0]?.type).toBe('anime');
       expect(typeof page.meta.count).toBe('number');
+      expect(page.links.next).toContain('page%5Boffset%5D=2');
     });
 });
 

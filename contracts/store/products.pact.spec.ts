@@ -30,12 +30,15 @@ test('paging a product list: an array of products with X-Total-Count and a Link 
       b
         .headers({
           'X-Total-Count': regex('^\\d+$', '45'),
-          // Full URLs, the next page named (store.pagination.link-full-urls).
+          // Full URLs, the next page named (store.pagination.link-full-urls), in any order among the other rels.
           Link: regex(
-            '^<https?://[^>]+[?&]page=2[^>]*>; rel="next".*$',
+            '^(.*, )?<https?://[^>]+[?&]page=2[^>]*>; rel="next"(, .*)?$',
             `<https://api.tiendanube.com/v1/${EXAMPLE_STORE_ID}/products?page=2&per_page=30>; rel="next"`,
           ),
-          'X-Rate-Limit-Limit': regex('^\\d+$', String(STORE_CONTRACT.bucketSize)),
+          // What the pacer reads (reliance): the bucket size exactly, the room left and the time to empty.
+          'X-Rate-Limit-Limit': regex(`^${STORE_CONTRACT.bucketSize}$`, String(STORE_CONTRACT.bucketSize)),
+          'X-Rate-Limit-Remaining': regex('^\\d+$', '39'),
+          'X-Rate-Limit-Reset': regex('^\\d+$', '500'),
         })
         .jsonBody(eachLike(PRODUCT)),
     )
