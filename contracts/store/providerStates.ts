@@ -90,7 +90,8 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
   const productNamed = async (name: string) => {
     const ids: number[] = [];
-    for await (const product of api.iterateProducts({ q: name, per_page: 200 })) ids.push(product.id);
+    // A blank name (the pact's refused create) cannot be searched for: every product is read instead.
+    for await (const product of api.iterateProducts(name ? { q: name, per_page: 200 } : { per_page: 200 })) ids.push(product.id);
     return ids;
   };
   return {
@@ -107,6 +108,7 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
         if (!config.allowWrites)
           return unavailable('it creates a product on the real store: set STORE_ALLOW_WRITES=1 to allow it (the product is deleted afterwards)');
         // What the pact creates is found again by its name and deleted; products of that name from before are left alone.
+        // So is what a provider wrongly creates for a create the pact expects refused (a blank name).
         const before = new Set(await productNamed(String(name)));
         return {
           ...store,

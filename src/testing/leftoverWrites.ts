@@ -1,6 +1,7 @@
 /**
  * What a test created and did not delete, read from the exchanges it sent:
- * a 2xx answer to `POST {base}/{collection}` that carries the new record's id,
+ * a 2xx answer to `POST {base}/{collection}` (or to a nested collection,
+ * `POST {base}/{collection}/{id}/{sub}`: a product's images or variants) that carries the new record's id,
  * with no later DELETE of that record answered 2xx or 404. The fixtures
  * delete these after the test, so an assertion that fails between a create and
  * its `track()` (or the test's own DELETE) leaves nothing behind on a live
@@ -32,7 +33,7 @@ export function creationsIn(exchanges: readonly Exchange[], rules: CreationRules
     const { request, response } = exchange;
     if (request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return;
     const collection = collectionOf(request.url, base);
-    if (!collection || (rules.collections && !rules.collections.includes(collection))) return;
+    if (!collection || (rules.collections && !rules.collections.includes(collection.split('/')[0]!))) return;
     const id = rules.idOf(parsed(response.body));
     if (id !== undefined && id !== '') creations.push({ path: `/${collection}/${id}`, index });
   });
@@ -64,9 +65,12 @@ export function newestFirst(creations: readonly Creation[]): Creation[] {
   return [...creations].reverse().sort((a, b) => b.index - a.index);
 }
 
-/** `products` for a POST to {base}/products (no query, no deeper path); else undefined. */
+/**
+ * `products` for a POST to {base}/products, `products/5/images` for one to a nested collection
+ * (an action such as `/groups/1/_read` has no `_` here: it creates no record); else undefined.
+ */
 function collectionOf(url: string, base: string): string | undefined {
-  return /^\/([\w-]+)$/.exec(pathUnder(url, base) ?? '')?.[1];
+  return /^\/([\w-]+(?:\/[\w-]+\/[a-z][\w-]*)?)$/.exec(pathUnder(url, base) ?? '')?.[1];
 }
 
 function pathUnder(url: string, base: string): string | undefined {

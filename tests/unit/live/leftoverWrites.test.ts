@@ -28,11 +28,11 @@ test('creates the test did not delete are left over, with where to delete them',
   expect(leftoverCreations(exchanges, storeRules)).toEqual([{ path: '/products/7', index: 0 }]);
 });
 
-test('refused creates, failed deletes, nested or other collections and other stores are not creations to delete', () => {
+test('refused creates, failed deletes, other collections and other stores are not creations to delete', () => {
   const exchanges = [
     exchange('POST', `${STORE}/products`, 422, { id: 1 }),
     exchange('POST', `${STORE}/products`, undefined),
-    exchange('POST', `${STORE}/products/5/images`, 201, { id: 2 }),
+    exchange('POST', `${STORE}/orders/5/notes`, 201, { id: 2 }),
     exchange('POST', `${STORE}/orders`, 201, { id: 3 }),
     exchange('POST', 'https://api.example.test/v1/999/products', 201, { id: 4 }),
     exchange('POST', `${STORE}/products`, 201, { id: 6 }),
@@ -59,4 +59,20 @@ test('the clean-up deletes newest first; two tracked after the same exchange, th
     { path: '/categories/4', index: 2 },
   ]);
   expect(order.map((c) => c.path)).toEqual(['/products/3', '/categories/2', '/categories/4', '/categories/1']);
+});
+
+test('nested records a test created (an image of a product it did not make) are left over too, and go before their parent', () => {
+  const exchanges = [
+    exchange('POST', `${STORE}/products`, 201, { id: 5 }),
+    exchange('POST', `${STORE}/products/5/images`, 201, { id: 2 }),
+    exchange('POST', `${STORE}/products/9/variants`, 201, { id: 3 }),
+    exchange('DELETE', `${STORE}/products/9/variants/3`, 200),
+    exchange('POST', `${STORE}/products/9/images`, 422, { src: ["can't be blank"] }),
+  ];
+  const leftovers = leftoverCreations(exchanges, storeRules);
+  expect(leftovers).toEqual([
+    { path: '/products/5', index: 0 },
+    { path: '/products/5/images/2', index: 1 },
+  ]);
+  expect(newestFirst(leftovers).map((c) => c.path)).toEqual(['/products/5/images/2', '/products/5']);
 });
