@@ -2,7 +2,6 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { harnessConfig } from './src/config/harnessConfig.ts';
 import { readPropertyEnv } from './properties/support/propertyRun.ts';
 import { liveRateBudget, liveRateToleranceMs } from './properties/support/liveBudget.ts';
-import { chromiumLaunchOptions } from './src/browser/chromium.ts';
 import { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } from './src/reporting/environmentInfo.ts';
 import { useCompileCache } from './src/config/compileCache.ts';
 
@@ -96,13 +95,14 @@ export default defineConfig({
       workers: config.target === 'replay' ? undefined : 1,
       fullyParallel: config.target === 'replay',
     },
-    // The storefront script event in a real browser: Debian's chromium (src/browser/chromium.ts).
+    // The storefront script event in a real browser: the chromium src/browser/chromium.ts finds. Its launchOptions
+    // come from a worker fixture (suites/fixtures/storefrontFixtures.ts): finding it may mean unpacking one, which is async.
     {
       name: 'storefront',
       testDir: 'suites/storefront',
       testMatch: '**/*.spec.ts',
       // A failing browser test keeps a picture of the page, attached to its report.
-      use: { browserName: 'chromium', launchOptions: chromiumLaunchOptions(), screenshot: 'only-on-failure' },
+      use: { browserName: 'chromium', screenshot: 'only-on-failure' },
     },
   ],
   webServer: needsTwins

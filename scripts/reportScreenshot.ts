@@ -1,24 +1,23 @@
 /**
  * `npm run report:screenshot`: the README's picture of the report. Opens the
- * built report (npm run report) in Debian's chromium, unfolds API → area →
- * rule down to one test, shows its request/response attachment, and saves
- * docs/report.png.
+ * built report (npm run report) in the harness's chromium
+ * (src/browser/chromium.ts), unfolds API → area → rule down to one test,
+ * shows its request/response attachment, and saves docs/report.png.
  */
 import { chromium } from '@playwright/test';
-import { chromiumLaunchOptions, chromiumMissing } from '../src/browser/chromium.ts';
+import { chromiumLaunchOptions } from '../src/browser/chromium.ts';
 import { serveReport } from '../src/reporting/reportServer.ts';
 import { ALLURE_REPORT } from './lib/buildReport.ts';
 
 const [epic = 'Store Commerce API', feature = 'Pagination', story = 'store.pagination.total-count'] = process.argv.slice(2);
 const OUT = 'docs/report.png';
 
-const missing = chromiumMissing();
-if (missing) {
-  console.error(`report:screenshot: ${missing}`);
+const launchOptions = await chromiumLaunchOptions().catch((error: unknown) => {
+  console.error(`report:screenshot: ${(error as Error).message}`);
   process.exit(1);
-}
+});
 const served = await serveReport(ALLURE_REPORT);
-const browser = await chromium.launch(chromiumLaunchOptions());
+const browser = await chromium.launch(launchOptions);
 try {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
   await page.goto(served.url);

@@ -1,6 +1,6 @@
 import { chromium, type Browser } from '@playwright/test';
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
-import { chromiumLaunchOptions, chromiumMissing } from '../../../../src/browser/chromium.ts';
+import { chromiumLaunchOptions } from '../../../../src/browser/chromium.ts';
 import { STORE_RULES } from '../../../../src/rules/storeRules.ts';
 import { schemaRegistry } from '../../../../src/schemas/schemaRegistry.ts';
 import { STORE_DEFECTS, type StoreDefect } from '../../../../src/twins/store/defects.ts';
@@ -95,10 +95,8 @@ test.describe('on what a page did', () => {
 test.describe('in chromium, on a twin storefront with a defect', () => {
   let browser: Browser | undefined;
   test.beforeAll(async () => {
-    // CI installs chromium (.ci/run): without it these tests fail, saying how to install it.
-    const missing = chromiumMissing();
-    if (missing) throw new Error(missing);
-    browser = await chromium.launch(chromiumLaunchOptions());
+    // Without a chromium these tests fail, saying how to get one (src/browser/chromium.ts).
+    browser = await chromium.launch(await chromiumLaunchOptions());
   });
   test.afterAll(async () => {
     await browser?.close();
