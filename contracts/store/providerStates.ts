@@ -90,8 +90,7 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
   const productNamed = async (name: string) => {
     const ids: number[] = [];
-    // A blank name (the pact's refused create) cannot be searched for: every product is read instead.
-    for await (const product of api.iterateProducts(name ? { q: name, per_page: 200 } : { per_page: 200 })) ids.push(product.id);
+    for await (const product of api.iterateProducts({ q: name, per_page: 200 })) ids.push(product.id);
     return ids;
   };
   return {
@@ -107,8 +106,8 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
       [STORE_STATES.acceptsProducts]: async ({ name }) => {
         if (!config.allowWrites)
           return unavailable('it creates a product on the real store: set STORE_ALLOW_WRITES=1 to allow it (the product is deleted afterwards)');
+        if (name === '') return blankNameCleanUp(api, store);
         // What the pact creates is found again by its name and deleted; products of that name from before are left alone.
-        // So is what a provider wrongly creates for a create the pact expects refused (a blank name).
         const before = new Set(await productNamed(String(name)));
         return {
           ...store,
@@ -131,6 +130,25 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
           "filling a real store's bucket spends 40 requests and holds every other client of the store back for 20 s; the twin verifies it, and the store suites observe 429s on live",
         ),
     }),
+  };
+}
+
+/**
+ * A create the pact expects refused (a blank name) that a provider breaking the contract carries out:
+ * a blank name cannot be searched for, so the count is read before and after, and when it grew the
+ * newest products with a blank name are deleted. Two requests when nothing was created.
+ */
+async function blankNameCleanUp(api: StoreClient, store: Arranged): Promise<Arranged> {
+  const before = (await api.listProducts({ per_page: 1 })).totalCount ?? 0;
+  return {
+    ...store,
+    teardown: async () => {
+      const after = (await api.listProducts({ per_page: 1 })).totalCount ?? 0;
+      if (after <= before) return;
+      const newest = (await api.listProducts({ per_page: Math.min(200, after - before), sort_by: 'created-at-descending' })).items;
+      const blank = newest.filter((product) => Object.values(product.name ?? {}).every((text) => !String(text ?? '').trim()));
+      await Promise.all(blank.map((product) => api.deleteProduct(product.id)));
+    },
   };
 }
 
