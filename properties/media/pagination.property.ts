@@ -26,13 +26,9 @@ import type { JsonApiDocument, MediaRequest, MediaResponse } from '../../src/cli
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import type { RequestBudget } from '../support/liveBudget.ts';
+import { broken } from '../../src/testing/ruleTest.ts';
+import type { RuleId } from '../../src/rules/catalogues.ts';
 import { pagedCollection, type MediaArena, type PagedCollection } from '../support/mediaArena.ts';
-
-export class PaginationRuleBroken extends Error {}
-
-function fail(rule: string, message: string): never {
-  throw new PaginationRuleBroken(`[${rule}] ${message}`);
-}
 
 /** The walk ran out of live budget: the case stops, with what it saw checked. */
 class OutOfBudget extends Error {}
@@ -43,7 +39,7 @@ const LINKS = 'media.pagination.links';
 const FOLLOW_NEXT = 'media.pagination.follow-next';
 const LIMIT_BOUNDS = 'media.pagination.limit-bounds-400';
 
-export const PAGINATION_RULES = [OFFSET, META_COUNT, LINKS, FOLLOW_NEXT, LIMIT_BOUNDS];
+export const PAGINATION_RULES = [OFFSET, META_COUNT, LINKS, FOLLOW_NEXT, LIMIT_BOUNDS] as const;
 
 // --- Generated cases ------------------------------------------------------------
 
@@ -171,10 +167,10 @@ function errorText(response: MediaResponse): string {
 }
 
 /** A 200 collection document, or a failure of `rule` naming the request. */
-function pageOf(response: MediaResponse, rule: string, what: string): Page {
-  if (response.status !== 200) fail(rule, `${what}: GET ${response.url} answered ${response.status}${errorText(response)}, expected 200 with a collection.`);
+function pageOf(response: MediaResponse, rule: RuleId, what: string): Page {
+  if (response.status !== 200) broken(rule, `${what}: GET ${response.url} answered ${response.status}${errorText(response)}, expected 200 with a collection.`);
   const doc = response.document;
-  if (!doc || !Array.isArray(doc.data)) fail(rule, `${what}: GET ${response.url} answered 200 without a data array.`);
+  if (!doc || !Array.isArray(doc.data)) broken(rule, `${what}: GET ${response.url} answered 200 without a data array.`);
   const ids = doc.data.map((resource) => `${resource.type}/${resource.id}`);
   return { url: response.url, response, doc, ids };
 }
@@ -182,7 +178,7 @@ function pageOf(response: MediaResponse, rule: string, what: string): Page {
 function countOf(page: Page, what: string): number {
   const count = page.doc.meta?.['count'];
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
-    fail(META_COUNT, `${what}: GET ${page.url} has meta.count ${JSON.stringify(count)}, expected the collection's size as a whole number.`);
+    broken(META_COUNT, `${what}: GET ${page.url} has meta.count ${JSON.stringify(count)}, expected the collection's size as a whole number.`);
   }
   return count;
 }
@@ -209,17 +205,17 @@ async function readReference(client: MediaClient, budget: RequestBudget | undefi
     const ids = [...first.ids];
     let page = first;
     for (let pages = 1; typeof page.doc.links?.['next'] === 'string'; pages++) {
-      if (pages > count + 1) fail(FOLLOW_NEXT, `${what}: links.next is still there after ${pages} pages of ${collection.maxLimit} for meta.count ${count}.`);
+      if (pages > count + 1) broken(FOLLOW_NEXT, `${what}: links.next is still there after ${pages} pages of ${collection.maxLimit} for meta.count ${count}.`);
       page = pageOf(await get(client, budget, { url: page.doc.links['next'] }), FOLLOW_NEXT, `${what}, following links.next`);
       const again = countOf(page, what);
       if (again !== count)
-        fail(META_COUNT, `${what}: meta.count is ${again} at ${page.url}, ${count} on the first page; nothing changed the collection in between.`);
+        broken(META_COUNT, `${what}: meta.count is ${again} at ${page.url}, ${count} on the first page; nothing changed the collection in between.`);
       ids.push(...page.ids);
     }
     const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
-    if (repeated.length > 0) fail(FOLLOW_NEXT, `${what}: following links.next from offset 0 visited ${[...new Set(repeated)].join(', ')} twice.`);
+    if (repeated.length > 0) broken(FOLLOW_NEXT, `${what}: following links.next from offset 0 visited ${[...new Set(repeated)].join(', ')} twice.`);
     if (ids.length !== count) {
-      fail(
+      broken(
         FOLLOW_NEXT,
         `${what}: following links.next from offset 0 at page[limit]=${collection.maxLimit ?? '(none)'} visited ${ids.length} items, meta.count says ${count}.`,
       );
@@ -254,7 +250,7 @@ function linkOffset(url: URL): number | undefined {
 function checkLinks(page: Page, e: LinkExpectation): Record<Rel, URL | undefined> {
   const links = page.doc.links;
   const where = `${e.what} (GET ${page.url}, meta.count ${e.count})`;
-  if (!links || typeof links !== 'object') fail(LINKS, `${where}: no links object; a collection always carries links first and last.`);
+  if (!links || typeof links !== 'object') broken(LINKS, `${where}: no links object; a collection always carries links first and last.`);
   const twin = e.arena.kind === 'twin';
   const base = new URL(e.arena.apiUrl);
   const path = `${base.pathname.replace(/\/+$/, '')}${e.collection.path}`;
@@ -268,31 +264,31 @@ function checkLinks(page: Page, e: LinkExpectation): Record<Rel, URL | undefined
     } catch {
       url = undefined;
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) fail(LINKS, `${where}: links.${rel} is ${JSON.stringify(raw)}, not a full URL.`);
-    if (url.pathname !== path) fail(LINKS, `${where}: links.${rel} is ${raw}, whose path is not the collection's ${path}.`);
-    if (twin && url.origin !== base.origin) fail(LINKS, `${where}: links.${rel} is ${raw}, not on the request's origin ${base.origin}.`);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) broken(LINKS, `${where}: links.${rel} is ${JSON.stringify(raw)}, not a full URL.`);
+    if (url.pathname !== path) broken(LINKS, `${where}: links.${rel} is ${raw}, whose path is not the collection's ${path}.`);
+    if (twin && url.origin !== base.origin) broken(LINKS, `${where}: links.${rel} is ${raw}, not on the request's origin ${base.origin}.`);
     for (const [name, value] of Object.entries(e.collection.params)) {
-      if (url.searchParams.get(name) !== value) fail(LINKS, `${where}: links.${rel} is ${raw}; it must echo ${name}=${value}.`);
+      if (url.searchParams.get(name) !== value) broken(LINKS, `${where}: links.${rel} is ${raw}; it must echo ${name}=${value}.`);
     }
     if (twin) {
       // Rails' to_query: CGI-escaped pairs (brackets as %5B %5D), sorted.
       const pairs = url.search.replace(/^\?/, '').split('&').filter(Boolean);
-      if (/[[\]]/.test(url.search)) fail(LINKS, `${where}: links.${rel} is ${raw}; the twin percent-encodes brackets (%5B, %5D) as the fixtures do.`);
+      if (/[[\]]/.test(url.search)) broken(LINKS, `${where}: links.${rel} is ${raw}; the twin percent-encodes brackets (%5B, %5D) as the fixtures do.`);
       if (pairs.join('&') !== [...pairs].sort().join('&'))
-        fail(LINKS, `${where}: links.${rel} is ${raw}; the twin sorts the query's pairs as Rails' to_query does.`);
+        broken(LINKS, `${where}: links.${rel} is ${raw}; the twin sorts the query's pairs as Rails' to_query does.`);
     }
     parsed[rel] = url;
   }
-  if (!parsed.first) fail(LINKS, `${where}: links.first is missing; a collection always links its first page.`);
-  if (!parsed.last) fail(LINKS, `${where}: links.last is missing; a collection always links its last page.`);
+  if (!parsed.first) broken(LINKS, `${where}: links.first is missing; a collection always links its first page.`);
+  if (!parsed.last) broken(LINKS, `${where}: links.last is missing; a collection always links its last page.`);
 
   if (e.window === undefined) {
     // Everything at once: nothing before or after.
-    if (parsed.prev || parsed.next) fail(LINKS, `${where}: links.${parsed.prev ? 'prev' : 'next'} is present, but the answer holds the whole collection.`);
+    if (parsed.prev || parsed.next) broken(LINKS, `${where}: links.${parsed.prev ? 'prev' : 'next'} is present, but the answer holds the whole collection.`);
     if (twin) {
       for (const rel of ['first', 'last'] as const) {
         if (parsed[rel]!.searchParams.has('page[limit]') || parsed[rel]!.searchParams.has('page[offset]')) {
-          fail(LINKS, `${where}: links.${rel} is ${parsed[rel]!.href}; unpaginated, the twin links the collection URL with the client's parameters only.`);
+          broken(LINKS, `${where}: links.${rel} is ${parsed[rel]!.href}; unpaginated, the twin links the collection URL with the client's parameters only.`);
         }
       }
     }
@@ -305,31 +301,31 @@ function checkLinks(page: Page, e: LinkExpectation): Record<Rel, URL | undefined
     const url = parsed[rel];
     if (!url) continue;
     const sentLimit = url.searchParams.get('page[limit]');
-    if (finite && sentLimit !== String(limit)) fail(LINKS, `${where}: links.${rel} is ${url.href}; it must keep page[limit]=${limit}.`);
+    if (finite && sentLimit !== String(limit)) broken(LINKS, `${where}: links.${rel} is ${url.href}; it must keep page[limit]=${limit}.`);
     // The twin writes page[offset] always, and page[limit] whenever the window has one (an offset alone on an unpaginated collection has none).
     if (twin && ((finite && sentLimit === null) || (!finite && sentLimit !== null) || !url.searchParams.has('page[offset]'))) {
-      fail(LINKS, `${where}: links.${rel} is ${url.href}; the twin writes page[offset] always and page[limit] exactly when the window has a limit.`);
+      broken(LINKS, `${where}: links.${rel} is ${url.href}; the twin writes page[offset] always and page[limit] exactly when the window has a limit.`);
     }
   }
   const at = (rel: Rel): number => linkOffset(parsed[rel]!) ?? 0;
-  if (at('first') !== 0) fail(LINKS, `${where}: links.first is at offset ${at('first')}, expected 0.`);
+  if (at('first') !== 0) broken(LINKS, `${where}: links.first is at offset ${at('first')}, expected 0.`);
   const lastOffset = finite ? Math.max(e.count - limit, 0) : 0;
   if (at('last') !== lastOffset) {
-    fail(LINKS, `${where}: links.last is at offset ${at('last')}, expected max(count − limit, 0) = ${lastOffset} (not aligned to pages).`);
+    broken(LINKS, `${where}: links.last is at offset ${at('last')}, expected max(count − limit, 0) = ${lastOffset} (not aligned to pages).`);
   }
-  if (offset > 0 && !parsed.prev) fail(LINKS, `${where}: links.prev is missing at offset ${offset} > 0.`);
-  if (offset === 0 && parsed.prev) fail(LINKS, `${where}: links.prev is present at offset 0.`);
+  if (offset > 0 && !parsed.prev) broken(LINKS, `${where}: links.prev is missing at offset ${offset} > 0.`);
+  if (offset === 0 && parsed.prev) broken(LINKS, `${where}: links.prev is present at offset 0.`);
   if (parsed.prev) {
     const prev = at('prev');
     if (twin && prev !== Math.max(offset - limit, 0))
-      fail(LINKS, `${where}: links.prev is at offset ${prev}; the twin steps back by the limit to ${Math.max(offset - limit, 0)}.`);
-    if (!(prev >= 0 && prev < offset)) fail(LINKS, `${where}: links.prev is at offset ${prev}, not before offset ${offset}.`);
+      broken(LINKS, `${where}: links.prev is at offset ${prev}; the twin steps back by the limit to ${Math.max(offset - limit, 0)}.`);
+    if (!(prev >= 0 && prev < offset)) broken(LINKS, `${where}: links.prev is at offset ${prev}, not before offset ${offset}.`);
   }
   const hasNext = offset + limit < e.count;
-  if (hasNext && !parsed.next) fail(LINKS, `${where}: links.next is missing though offset + limit (${offset + limit}) < count.`);
-  if (!hasNext && parsed.next) fail(LINKS, `${where}: links.next is present though offset + limit (${offset + limit}) ≥ count.`);
+  if (hasNext && !parsed.next) broken(LINKS, `${where}: links.next is missing though offset + limit (${offset + limit}) < count.`);
+  if (!hasNext && parsed.next) broken(LINKS, `${where}: links.next is present though offset + limit (${offset + limit}) ≥ count.`);
   if (parsed.next && at('next') !== offset + limit)
-    fail(LINKS, `${where}: links.next is at offset ${at('next')}, expected offset + limit = ${offset + limit}.`);
+    broken(LINKS, `${where}: links.next is at offset ${at('next')}, expected offset + limit = ${offset + limit}.`);
   return parsed;
 }
 
@@ -360,11 +356,12 @@ async function walk(
       const at = k === 0 ? offset : offset + k * limit;
       const what = k === 0 ? `GET ${asked}` : `page ${k + 1} of the walk from ${asked} (offset ${at}, reached through links.next)`;
       const seen = countOf(page, what);
-      if (seen !== count) fail(META_COUNT, `${what}: meta.count is ${seen} at ${page.url}; the collection has ${count} (read whole), and nothing changed it.`);
+      if (seen !== count)
+        broken(META_COUNT, `${what}: meta.count is ${seen} at ${page.url}; the collection has ${count} (read whole), and nothing changed it.`);
       const links = checkLinks(page, { arena, collection, window: unwindowed ? undefined : { limit, offset: at }, count, what });
       pages.push({ offset: at, ids: page.ids });
       if (!links.next) break;
-      if (k > count + 1) fail(FOLLOW_NEXT, `the walk from ${asked} still has links.next after ${k + 1} pages for ${count} items.`);
+      if (k > count + 1) broken(FOLLOW_NEXT, `the walk from ${asked} still has links.next after ${k + 1} pages for ${count} items.`);
       page = pageOf(await get(client, budget, { url: String(page.doc.links?.['next']) }), FOLLOW_NEXT, `following links.next of page ${k + 1} from ${asked}`);
     }
     return { pages, complete: true };
@@ -383,13 +380,13 @@ function checkWalk(asked: string, result: WalkResult, reference: readonly string
   const visited = result.pages.flatMap((p) => p.ids);
   const expected = reference.slice(window.offset);
   const repeated = visited.filter((id, i) => visited.indexOf(id) !== i);
-  if (repeated.length > 0) fail(FOLLOW_NEXT, `following links.next from ${asked} visited ${listed([...new Set(repeated)])} more than once.`);
+  if (repeated.length > 0) broken(FOLLOW_NEXT, `following links.next from ${asked} visited ${listed([...new Set(repeated)])} more than once.`);
   const compared = result.complete ? expected : expected.slice(0, visited.length);
   const differs = visited.length !== compared.length || visited.some((id, i) => id !== compared[i]);
   if (differs) {
     const at = visited.findIndex((id, i) => id !== compared[i]);
     const first = at === -1 ? Math.min(visited.length, compared.length) : at;
-    fail(
+    broken(
       FOLLOW_NEXT,
       `following links.next from ${asked} visited ${visited.length} items, expected ${compared.length === 0 ? 'none (the offset is at or past the end)' : `the collection's items ${window.offset}..${window.offset + compared.length - 1} in its order`}; ` +
         `they part at position ${window.offset + first}: visited ${visited[first] ?? '(nothing)'}, expected ${compared[first] ?? '(nothing)'}. ` +
@@ -399,7 +396,7 @@ function checkWalk(asked: string, result: WalkResult, reference: readonly string
   for (const page of result.pages) {
     const size = Math.max(Math.min(window.limit, reference.length - page.offset), 0);
     if (page.ids.length !== size) {
-      fail(
+      broken(
         OFFSET,
         `the page at offset ${page.offset} of the walk from ${asked} holds ${page.ids.length} items, expected min(limit, count − offset) = ${size}.`,
       );
@@ -424,13 +421,14 @@ async function checkInvalidLimit(
   }
   const max = collection.maxLimit;
   const why = invalid === 'over' ? `over the maximum page size of ${max}` : 'not a positive limit';
-  if (response.status !== 400) fail(LIMIT_BOUNDS, `GET ${asked} (${why}) answered ${response.status}${errorText(response)}, expected 400 Invalid page value.`);
+  if (response.status !== 400)
+    broken(LIMIT_BOUNDS, `GET ${asked} (${why}) answered ${response.status}${errorText(response)}, expected 400 Invalid page value.`);
   const error = response.document?.errors?.[0];
   if (error?.title !== 'Invalid page value')
-    fail(LIMIT_BOUNDS, `GET ${asked} answered 400 with title ${JSON.stringify(error?.title)}, expected "Invalid page value".`);
-  if (String(error.code) !== '118') fail(LIMIT_BOUNDS, `GET ${asked} answered Invalid page value with code ${JSON.stringify(error.code)}, expected "118".`);
+    broken(LIMIT_BOUNDS, `GET ${asked} answered 400 with title ${JSON.stringify(error?.title)}, expected "Invalid page value".`);
+  if (String(error.code) !== '118') broken(LIMIT_BOUNDS, `GET ${asked} answered Invalid page value with code ${JSON.stringify(error.code)}, expected "118".`);
   if (invalid === 'over' && error.detail !== `Limit exceeds maximum page size of ${max}.`) {
-    fail(LIMIT_BOUNDS, `GET ${asked} answered detail ${JSON.stringify(error.detail)}, expected "Limit exceeds maximum page size of ${max}.".`);
+    broken(LIMIT_BOUNDS, `GET ${asked} answered detail ${JSON.stringify(error.detail)}, expected "Limit exceeds maximum page size of ${max}.".`);
   }
 }
 
@@ -516,17 +514,17 @@ export function concurrentWritesProperty(arena: MediaArena): fc.IAsyncProperty<[
         const what = k === 0 ? `GET ${asked}` : `page ${k + 1} of the walk from ${asked}, after ${writes} write${writes === 1 ? '' : 's'}`;
         const page = pageOf(response, k === 0 ? OFFSET : FOLLOW_NEXT, what);
         const count = countOf(page, what);
-        if (count !== library.size) fail(META_COUNT, `${what}: meta.count is ${count}, but the library holds ${library.size} entries at that moment.`);
+        if (count !== library.size) broken(META_COUNT, `${what}: meta.count is ${count}, but the library holds ${library.size} entries at that moment.`);
         const phantom = page.ids.filter((id) => !library.has(id));
-        if (phantom.length > 0) fail(FOLLOW_NEXT, `${what}: the page shows ${phantom.join(', ')}, not in the library at that moment.`);
-        if (new Set(page.ids).size !== page.ids.length) fail(FOLLOW_NEXT, `${what}: the page shows an entry twice (${page.ids.join(', ')}).`);
+        if (phantom.length > 0) broken(FOLLOW_NEXT, `${what}: the page shows ${phantom.join(', ')}, not in the library at that moment.`);
+        if (new Set(page.ids).size !== page.ids.length) broken(FOLLOW_NEXT, `${what}: the page shows an entry twice (${page.ids.join(', ')}).`);
         const at = c.offset + k * c.limit;
         const size = Math.max(Math.min(c.limit, count - at), 0);
         if (page.ids.length !== size)
-          fail(OFFSET, `${what}: the page at offset ${at} holds ${page.ids.length} entries, expected min(limit, count − offset) = ${size}.`);
+          broken(OFFSET, `${what}: the page at offset ${at} holds ${page.ids.length} entries, expected min(limit, count − offset) = ${size}.`);
         const next = page.doc.links?.['next'];
         if (typeof next !== 'string') break;
-        if (k + 1 >= maxPages) fail(FOLLOW_NEXT, `the walk from ${asked} still has links.next after ${k + 1} pages.`);
+        if (k + 1 >= maxPages) broken(FOLLOW_NEXT, `the walk from ${asked} still has links.next after ${k + 1} pages.`);
         for (const write of c.between[k] ?? []) await applyWrite(owner, user.id, library, write);
         response = await owner.send({ method: 'GET', retry: false, url: next });
       }

@@ -9,6 +9,8 @@
  * is, what the twin chose where the contract is silent is not asserted, and
  * what rests on the field notes or ASSUMPTIONS is reported as drift.
  */
+import { broken, RuleBroken } from '../../src/testing/ruleTest.ts';
+import type { RuleId } from '../../src/rules/catalogues.ts';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
@@ -29,7 +31,7 @@ const RULE = {
 } as const;
 
 /** The rules the property checks, for the spec's annotations. */
-export const LOCALIZED_RULES: readonly string[] = Object.values(RULE);
+export const LOCALIZED_RULES: readonly RuleId[] = Object.values(RULE);
 
 export type LocalizedName = Readonly<Record<string, string>>;
 export type NameWrite = string | LocalizedName;
@@ -50,8 +52,8 @@ export interface LanguageExpectation {
 }
 
 export type Prediction =
-  | { readonly accepted: true; readonly rule: string; readonly name: Readonly<Record<string, LanguageExpectation>> }
-  | { readonly accepted: false; readonly rule: string; readonly why: string };
+  | { readonly accepted: true; readonly rule: RuleId; readonly name: Readonly<Record<string, LanguageExpectation>> }
+  | { readonly accepted: false; readonly rule: RuleId; readonly why: string };
 
 /** Blank as ASSUMPTIONS has it: empty or whitespace only (what String.prototype.trim removes). */
 export function isBlank(text: string): boolean {
@@ -148,20 +150,8 @@ export interface NameCase {
  * ASSUMPTIONS rather than the contract (a field-notes rule, or a verdict the
  * contract does not decide): on live it is drift, not a failure.
  */
-export class LocalizedRuleBroken extends Error {
-  readonly rule: string;
-  readonly detail: string;
-  readonly observation: boolean;
-  constructor(rule: string, detail: string, observation: boolean) {
-    super(`[${rule}] ${detail}`);
-    this.rule = rule;
-    this.detail = detail;
-    this.observation = observation;
-  }
-}
-
-function fail(rule: string, detail: string, fromAssumptions = false): never {
-  throw new LocalizedRuleBroken(rule, detail, fromAssumptions || isObservedOnLive(rule));
+function fail(rule: RuleId, detail: string, fromAssumptions = false): never {
+  broken(rule, detail, fromAssumptions || isObservedOnLive(rule));
 }
 
 /** One write as the checks see it. */
@@ -242,7 +232,7 @@ function checkRejected(step: Step, res: StoreResponse, prediction: Extract<Predi
 }
 
 /** GET must read back the name the model holds: the last accepted answer. */
-async function checkReadBack(client: StoreClient, id: number, after: string, expected: LocalizedName, rule: string): Promise<void> {
+async function checkReadBack(client: StoreClient, id: number, after: string, expected: LocalizedName, rule: RuleId): Promise<void> {
   const res = await client.send({ method: 'GET', path: `/products/${id}` });
   const body = bodyOf(res);
   if (res.status !== 200 || !isObject(body)) fail(RULE.readBack, `GET /products/${id} after ${after} answered ${res.status} ${show(res.text)}.`);
@@ -312,7 +302,7 @@ export function localizedNameProperty(arena: StoreArena, options: LocalizedPrope
     try {
       await runWrites(client, store.languages, c, live === undefined, (id) => ids.push(id));
     } catch (error) {
-      if (drift && error instanceof LocalizedRuleBroken && error.observation) drift(error.rule, error.detail);
+      if (drift && error instanceof RuleBroken && error.observation) drift(error.ruleId, error.detail);
       else failure = error;
     } finally {
       const left = await deleteAll(client, ids);

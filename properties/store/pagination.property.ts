@@ -6,6 +6,8 @@
  * not a positive integer is refused. Paging during writes: what offset paging
  * over ascending ids can promise a client, and nothing more.
  */
+import { broken, RuleBroken } from '../../src/testing/ruleTest.ts';
+import type { RuleId } from '../../src/rules/catalogues.ts';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
@@ -51,15 +53,9 @@ export interface Pager {
 /** Thrown when the live budget refuses a request: the case stops, inconclusive. */
 export class OutOfBudget extends Error {}
 
-export class PaginationRuleBroken extends Error {}
-
-function fail(rule: string, message: string): never {
-  throw new PaginationRuleBroken(`[${rule}] ${message}`);
-}
-
-function broke(pager: Pager, rule: string, message: string): void {
+function broke(pager: Pager, rule: RuleId, message: string): void {
   if (pager.drift && isObservedOnLive(rule)) pager.drift(rule, message);
-  else fail(rule, message);
+  else broken(rule, message);
 }
 
 function safeJson(text: string): unknown {
@@ -116,10 +112,10 @@ interface WalkedPage {
 }
 
 function readPage(pager: Pager, res: StoreResponse, where: string): WalkedPage {
-  if (res.status !== 200) fail(FOLLOW, `${where}: GET ${pathOf(res.url)} answered ${res.status}, expected 200. Body: ${res.text.slice(0, 200)}`);
+  if (res.status !== 200) broken(FOLLOW, `${where}: GET ${pathOf(res.url)} answered ${res.status}, expected 200. Body: ${res.text.slice(0, 200)}`);
   const body = safeJson(res.text);
   if (!Array.isArray(body) || !body.every((item) => Number.isInteger((item as { id?: unknown } | null)?.id))) {
-    fail(FOLLOW, `${where}: the page is not a JSON array of items with ids: ${res.text.slice(0, 200)}`);
+    broken(FOLLOW, `${where}: the page is not a JSON array of items with ids: ${res.text.slice(0, 200)}`);
   }
   // The client read a well-formed X-Total-Count; only a missing or bad one needs the suites' check (which then fails).
   const total = res.totalCount ?? totalCountOf(res, STORE_RULES[TOTAL]!);
@@ -143,7 +139,7 @@ async function walkLinks(pager: Pager, size: PageSize, where: string): Promise<{
   const pages = [readPage(pager, first, `${where}, page 1`)];
   const bound = lastPageOf(pages[0]!.total, size) + 1;
   for (let next = pages[0]!.links.next; next !== undefined; next = pages.at(-1)!.links.next) {
-    if (pages.length >= bound) fail(FOLLOW, `${where}: next did not end after ${pages.length} pages; X-Total-Count ${pages[0]!.total} makes ${bound - 1}.`);
+    if (pages.length >= bound) broken(FOLLOW, `${where}: next did not end after ${pages.length} pages; X-Total-Count ${pages[0]!.total} makes ${bound - 1}.`);
     pages.push(readPage(pager, await get(pager, { url: next }), `${where}, page ${pages.length + 1} (${pathOf(next)})`));
   }
   return { pages };
@@ -162,21 +158,21 @@ function checkPages(pager: Pager, pages: readonly WalkedPage[], size: PageSize, 
   const seen = new Set<number>();
   const twice = ids.filter((id) => seen.has(id) || !seen.add(id));
   const shape = `${pages.length} pages of sizes ${sizesOf(pages)}`;
-  if (twice.length > 0) fail(FOLLOW, `${where}: following next visited ${twice.length} item(s) twice (ids ${twice.slice(0, 5).join(', ')}) in ${shape}.`);
+  if (twice.length > 0) broken(FOLLOW, `${where}: following next visited ${twice.length} item(s) twice (ids ${twice.slice(0, 5).join(', ')}) in ${shape}.`);
   if (ids.length !== reported) {
-    fail(
+    broken(
       FOLLOW,
       `${where}: following next visited ${ids.length} items in ${shape}; ${arranged === undefined ? 'X-Total-Count says' : 'the store holds'} ${reported}.`,
     );
   }
   for (const [i, page] of pages.entries()) {
-    if (page.total !== reported) fail(TOTAL, `${where}, page ${i + 1}: X-Total-Count is ${page.total}, but the walk visits ${reported} items.`);
+    if (page.total !== reported) broken(TOTAL, `${where}, page ${i + 1}: X-Total-Count is ${page.total}, but the walk visits ${reported} items.`);
   }
   const sizeRule = size.sent === undefined ? DEFAULT_SIZE : MAX_SIZE;
   let before = 0;
   for (const [i, page] of pages.entries()) {
     const expected = Math.min(size.served, reported - before);
-    if (page.ids.length !== expected) fail(sizeRule, `${where}, page ${i + 1}: ${page.ids.length} items, expected ${expected} (${shape}).`);
+    if (page.ids.length !== expected) broken(sizeRule, `${where}, page ${i + 1}: ${page.ids.length} items, expected ${expected} (${shape}).`);
     before += page.ids.length;
   }
   const lastPage = lastPageOf(reported, size);
@@ -217,7 +213,7 @@ export async function checkWalk(pager: Pager, size: PageSize, arranged: number |
   const where = `${arranged ?? 'the catalogue'} products, ${size.sent === undefined ? `no per_page (${defaultPerPage})` : `per_page=${size.sent}`}`;
   const walk = await walkLinks(pager, size, where);
   if ('empty' in walk) {
-    if (arranged !== undefined && arranged > 0) fail(FOLLOW, `${where}: page 1 answered ${walk.empty.status} ${walk.empty.text.slice(0, 200)}.`);
+    if (arranged !== undefined && arranged > 0) broken(FOLLOW, `${where}: page 1 answered ${walk.empty.status} ${walk.empty.text.slice(0, 200)}.`);
     checkEmptyAnswer(pager, walk.empty, where);
     return;
   }
@@ -229,7 +225,7 @@ export async function checkWalk(pager: Pager, size: PageSize, arranged: number |
   const second = 'empty' in again ? [] : again.pages.flatMap((p) => p.ids);
   const at = first.findIndex((id, i) => second[i] !== id);
   if (at >= 0 || second.length !== first.length) {
-    fail(
+    broken(
       FOLLOW,
       `${where}: a second walk differs from the first at item ${at >= 0 ? at + 1 : first.length + 1} (${second.length} items against ${first.length}): the order is not stable.`,
     );
@@ -481,7 +477,7 @@ async function walkWhileWriting(client: StoreClient, c: ConcurrentCase, held: nu
       if (w.op === 'create') {
         const { id } = await client.createProduct({ name: 'paging during writes' });
         if (held.length > 0 && id <= held.at(-1)!)
-          fail('store.products.list', `new product ${id} is not above every id (${held.at(-1)}): the twin's ids must ascend.`);
+          broken('store.products.list', `new product ${id} is not above every id (${held.at(-1)}): the twin's ids must ascend.`);
         held.push(id);
       } else if (held.length > 0) {
         const [id] = held.splice(w.pick % held.length, 1);
@@ -492,12 +488,12 @@ async function walkWhileWriting(client: StoreClient, c: ConcurrentCase, held: nu
   // Every page but the last gives an item, so more requests than items ever held means it does not end.
   const guard = () => {
     if (requestCount() > c.products + creates + 2)
-      fail(FOLLOW, `the walk did not end after ${requestCount()} requests for ${c.products + creates} products ever.`);
+      broken(FOLLOW, `the walk did not end after ${requestCount()} requests for ${c.products + creates} products ever.`);
   };
   if (c.via === 'links') {
     let res = await client.send({ method: 'GET', path: '/products', query: { fields: 'id', per_page: c.perPage }, retry: false });
     while (!isLastPage404(res)) {
-      if (res.status !== 200) fail(FOLLOW, `GET ${pathOf(res.url)} answered ${res.status} while paging during writes: ${res.text.slice(0, 200)}`);
+      if (res.status !== 200) broken(FOLLOW, `GET ${pathOf(res.url)} answered ${res.status} while paging during writes: ${res.text.slice(0, 200)}`);
       yielded.push(...res.json<{ id: number }[]>().map((p) => p.id));
       if (res.links.next === undefined) break;
       guard();
@@ -514,8 +510,8 @@ async function walkWhileWriting(client: StoreClient, c: ConcurrentCase, held: nu
       if (yielded.length % c.perPage === 0) await afterPage();
     }
   } catch (error) {
-    if (error instanceof PaginationRuleBroken) throw error;
-    fail(FOLLOW, `iterateProducts threw while products changed between pages: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof RuleBroken) throw error;
+    broken(FOLLOW, `iterateProducts threw while products changed between pages: ${error instanceof Error ? error.message : String(error)}`);
   }
   return yielded;
 }
@@ -527,26 +523,26 @@ function checkConcurrentWalk(requests: readonly ListRequest[], yielded: readonly
     if (r.status === 404) {
       const description = (r.body as { description?: unknown } | undefined)?.description;
       if (description !== `Last page is ${last}` || r.page <= last)
-        fail(PAST_LAST, `${where}: 404 ${JSON.stringify(description)}, expected "Last page is ${last}".`);
+        broken(PAST_LAST, `${where}: 404 ${JSON.stringify(description)}, expected "Last page is ${last}".`);
       continue;
     }
-    if (r.total !== String(r.held.length)) fail(TOTAL, `${where}: X-Total-Count ${r.total}, not the size of the collection at that request.`);
+    if (r.total !== String(r.held.length)) broken(TOTAL, `${where}: X-Total-Count ${r.total}, not the size of the collection at that request.`);
     const stray = (r.body as { id: number }[]).map((p) => p.id).filter((id) => !r.held.includes(id));
-    if (stray.length > 0) fail(FOLLOW, `${where}: gave ids ${stray.join(', ')}, not in the store at that request.`);
+    if (stray.length > 0) broken(FOLLOW, `${where}: gave ids ${stray.join(', ')}, not in the store at that request.`);
   }
   const back = yielded.findIndex((id, i) => i > 0 && id <= yielded[i - 1]!);
   if (back > 0)
-    fail(
+    broken(
       FOLLOW,
       `item ${back + 1} (id ${yielded[back]}) comes after id ${yielded[back - 1]}: new ids go at the end and deletes only move items forward, so ids must ascend.`,
     );
   const held = requests.map((r) => r.held);
   const pinned = (held[0] ?? []).filter((id, q) => held.every((h) => h[q] === id));
   const missed = pinned.filter((id) => !yielded.includes(id));
-  if (missed.length > 0) fail(FOLLOW, `ids ${missed.join(', ')} kept their offset at every request, yet the walk never gave them.`);
+  if (missed.length > 0) broken(FOLLOW, `ids ${missed.join(', ')} kept their offset at every request, yet the walk never gave them.`);
   const appendsOnly = held.every((h, i) => i === 0 || held[i - 1]!.every((id, q) => h[q] === id));
   if (appendsOnly && !isDeepStrictEqual(yielded, held.at(-1) ?? [])) {
-    fail(
+    broken(
       FOLLOW,
       `nothing was deleted while walking, yet the walk gave ${yielded.length} items, not the ${held.at(-1)?.length ?? 0} the store held at the last request.`,
     );

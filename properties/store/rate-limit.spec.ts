@@ -6,7 +6,7 @@ import { bucketModelProperty } from './rateLimit.property.ts';
 import { openLiveBucketWorld, openTwinBucketWorld } from './bucketWorld.ts';
 import { pacerProperty } from './pacer.property.ts';
 
-const BUCKET_RULES = ['store.ratelimit.bucket-429', 'store.ratelimit.leak-rate', 'store.ratelimit.headers', 'store.ratelimit.reset-ms'];
+const BUCKET_RULES = ['store.ratelimit.bucket-429', 'store.ratelimit.leak-rate', 'store.ratelimit.headers', 'store.ratelimit.reset-ms'] as const;
 
 test(
   'the leaky bucket agrees with its model after every command (bursts, pauses, token and store switches)',

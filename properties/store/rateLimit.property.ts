@@ -8,6 +8,7 @@
  * so the model allows that interval plus LIVE_RATE_TOLERANCE_MS, and takes the
  * provider's level after each answer (other traffic may share the bucket).
  */
+import { broken } from '../../src/testing/ruleTest.ts';
 import fc from 'fast-check';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import { ModelBucket, readingOf } from './bucketModel.ts';
@@ -25,24 +26,18 @@ export interface BucketModelState {
 
 type BucketCommand = fc.AsyncCommand<BucketModelState, BucketWorld>;
 
-export class RateRuleBroken extends Error {}
-
-function fail(rule: string, message: string): never {
-  throw new RateRuleBroken(`[${rule}] ${message}`);
-}
-
 /** Compares one answer with the model, exactly (twin) or within the request's interval (live). */
 export function checkAnswer(model: BucketModelState, world: BucketWorld, toleranceMs: number, obs: BucketObservation): void {
   const key = `${model.store}/${model.token}`;
   const where = world.stores > 1 || world.tokensPerStore > 1 ? `store ${model.store + 1}, token ${model.token + 1}` : 'the store';
   if (obs.status !== 200 && obs.status !== 429) {
-    fail('store.ratelimit.bucket-429', `GET /products answered ${obs.status} on ${where}; the model expects 200 or 429 (429 only when the bucket is full).`);
+    broken('store.ratelimit.bucket-429', `GET /products answered ${obs.status} on ${where}; the model expects 200 or 429 (429 only when the bucket is full).`);
   }
   if (obs.limit !== STORE_CONTRACT.bucketSize) {
-    fail('store.ratelimit.headers', `X-Rate-Limit-Limit is ${obs.limit ?? 'missing'} on ${where}, expected ${STORE_CONTRACT.bucketSize} on every answer.`);
+    broken('store.ratelimit.headers', `X-Rate-Limit-Limit is ${obs.limit ?? 'missing'} on ${where}, expected ${STORE_CONTRACT.bucketSize} on every answer.`);
   }
   if (obs.remaining === undefined || obs.resetMs === undefined) {
-    fail('store.ratelimit.headers', `X-Rate-Limit-${obs.remaining === undefined ? 'Remaining' : 'Reset'} is missing on a ${obs.status} from ${where}.`);
+    broken('store.ratelimit.headers', `X-Rate-Limit-${obs.remaining === undefined ? 'Remaining' : 'Reset'} is missing on a ${obs.status} from ${where}.`);
   }
   let bucket = model.buckets.get(key);
   if (!bucket) {
@@ -67,9 +62,9 @@ export function checkAnswer(model: BucketModelState, world: BucketWorld, toleran
   const state = `${where} at ${obs.sentAt} ms, when the model's bucket holds ${fmtRequests(high)}${high === low ? '' : `-${fmtRequests(low)}`} of ${STORE_CONTRACT.bucketSize} requests`;
   const mustFit = high + MS_PER_LEAK <= FULL_MS - tol;
   const mustRefuse = low + MS_PER_LEAK > FULL_MS + tol;
-  if (obs.status === 429 && mustFit) fail('store.ratelimit.bucket-429', `answered 429 on ${state}: the request fits, so it must be served.${leakHint}`);
+  if (obs.status === 429 && mustFit) broken('store.ratelimit.bucket-429', `answered 429 on ${state}: the request fits, so it must be served.${leakHint}`);
   if (obs.status === 200 && mustRefuse)
-    fail('store.ratelimit.bucket-429', `answered 200 on ${state}: the bucket is full, so it must be refused with 429.${leakHint}`);
+    broken('store.ratelimit.bucket-429', `answered 200 on ${state}: the bucket is full, so it must be refused with 429.${leakHint}`);
   const added = obs.status === 200 ? MS_PER_LEAK : 0;
   const resetLow = Math.max(0, low + added - tol);
   const resetHigh = high + added + tol;
@@ -82,19 +77,19 @@ export function checkAnswer(model: BucketModelState, world: BucketWorld, toleran
   const implied = obs.resetMs > 0 ? Math.round((requests / obs.resetMs) * 1000 * 100) / 100 : STORE_CONTRACT.leakPerSecond;
   if (!resetOk && remainingOk && implied !== STORE_CONTRACT.leakPerSecond) {
     // The level in requests agrees, the time it takes to drain does not: the leak rate differs.
-    fail(
+    broken(
       'store.ratelimit.leak-rate',
       `X-Rate-Limit-Reset is ${obs.resetMs} ms on ${state}, while Remaining (${obs.remaining}) agrees with the model: about ${requests} requests draining in ${obs.resetMs} ms is ${implied} per second, not ${STORE_CONTRACT.leakPerSecond} (the model says ${range(Math.floor(resetLow), Math.ceil(resetHigh))} ms).`,
     );
   }
   if (!resetOk) {
-    fail(
+    broken(
       'store.ratelimit.reset-ms',
       `X-Rate-Limit-Reset is ${obs.resetMs} ms on ${state}; the model says ${range(Math.floor(resetLow), Math.ceil(resetHigh))} ms until empty after this ${obs.status}.${leakHint}`,
     );
   }
   if (!remainingOk) {
-    fail(
+    broken(
       'store.ratelimit.headers',
       `X-Rate-Limit-Remaining is ${obs.remaining} on ${state}; the model says ${range(remainingLow, remainingHigh)} after this ${obs.status}.${leakHint}`,
     );

@@ -4,11 +4,11 @@
  * drift): a `drift` annotation, as the suites record it, instead of a failure.
  */
 import type { TestInfo } from '@playwright/test';
-import { STORE_RULES } from '../../src/rules/storeRules.ts';
+import { findRule, type RuleId } from '../../src/rules/catalogues.ts';
 import { driftAnnotation, observedOnLive } from '../../src/testing/ruleTest.ts';
 import { markFinding } from '../../src/reporting/findings.ts';
 
-export type DriftSink = (ruleId: string, message: string) => void;
+export type DriftSink = (ruleId: RuleId, message: string) => void;
 
 export function driftSink(testInfo: TestInfo): DriftSink {
   return (ruleId, message) => {
@@ -20,6 +20,6 @@ export function driftSink(testInfo: TestInfo): DriftSink {
 
 /** Whether a store rule is observed on live (drift) rather than asserted, by the same test as the suites. */
 export function isObservedOnLive(ruleId: string): boolean {
-  const rule = STORE_RULES[ruleId];
+  const rule = findRule(ruleId);
   return rule !== undefined && observedOnLive(rule);
 }

@@ -61,12 +61,12 @@ export function failsOnEveryTarget(rule: Pick<Rule, 'source'>): boolean {
 
 export type RuleCatalogue = Readonly<Record<string, Rule>>;
 
-/** Builds a catalogue keyed by id, refusing duplicates so ids stay stable. */
-export function defineRules(rules: readonly Rule[]): RuleCatalogue {
+/** Builds a catalogue keyed by id, refusing duplicates so ids stay stable; its keys are the ids' literal types. */
+export function defineRules<const R extends readonly Rule[]>(rules: R): Readonly<Record<R[number]['id'], Rule>> {
   const byId: Record<string, Rule> = {};
   for (const rule of rules) {
     if (byId[rule.id]) throw new Error(`Duplicate rule id ${rule.id} in the rule catalogue`);
     byId[rule.id] = Object.freeze(rule);
   }
-  return Object.freeze(byId);
+  return Object.freeze(byId) as Readonly<Record<R[number]['id'], Rule>>;
 }

@@ -6,7 +6,8 @@ import { defineRules, type Rule } from './Rule.ts';
  * choices where the spec says "not shown" (ASSUMPTIONS.md, media section).
  * The route table itself is src/rules/mediaRoutes.ts.
  */
-const rules: Rule[] = [
+// `as const`: every id is a literal, so a misspelt rule id in a test does not compile.
+const rules = [
   // What the service does / JSON:API
   {
     id: 'media.jsonapi.media-type',
@@ -338,6 +339,8 @@ const rules: Rule[] = [
     needs: 'twin',
     text: 'PATCH /library-entries/_bulk with filter[id] updates those entries of the signed-in user.',
   },
-];
+] as const satisfies readonly Rule[];
 
 export const MEDIA_RULES = defineRules(rules);
+
+export type MediaRuleId = (typeof rules)[number]['id'];

@@ -7,7 +7,8 @@ import { defineRules, type Rule } from './Rule.ts';
  * `field-notes` rules are the twin's choices where the spec says "not shown"
  * (ASSUMPTIONS.md says why each was chosen).
  */
-const rules: Rule[] = [
+// `as const`: every id is a literal, so a misspelt rule id in a test does not compile.
+const rules = [
   // What the service does / Common request rules
   {
     id: 'store.json.no-root-element',
@@ -451,7 +452,7 @@ const rules: Rule[] = [
     needs: 'twin',
     text: 'Storefront scripts are not included in the suspension: while every API call answers 402, the product page and its variant event still work.',
   },
-];
+] as const satisfies readonly Rule[];
 
 export const STORE_RULES = defineRules(rules);
 

@@ -6,6 +6,7 @@
 import type { TestInfo } from '@playwright/test';
 import { test } from './harnessTest.ts';
 import { failsOnEveryTarget, ruleKind, type Rule, type RuleCatalogue } from '../rules/Rule.ts';
+import type { RuleId } from '../rules/catalogues.ts';
 import type { Target } from '../config/harnessConfig.ts';
 import { markFinding } from '../reporting/findings.ts';
 
@@ -27,7 +28,7 @@ export const NOT_VERIFIED = 'not-verified';
  * Marks one of a passing test's rules as not verified by it, with the reason: the
  * rule coverage counts that rule as skipped for this test, never as passed.
  */
-export function notVerified(testInfo: TestInfo, ruleId: string, reason: string): void {
+export function notVerified(testInfo: TestInfo, ruleId: RuleId, reason: string): void {
   testInfo.annotations.push({ type: NOT_VERIFIED, description: `${ruleId}: ${reason}` });
 }
 
@@ -50,6 +51,30 @@ export function precondition(rule: Rule, target: Target, met: boolean, what: str
   if (met) return;
   if (target === 'mock') throw new Error(says(rule, `the twin does not meet the precondition: ${what}`));
   test.skip(true, unmetPrecondition(rule, what));
+}
+
+/**
+ * A rule a check found broken, its message starting with the rule id as `says` writes it.
+ * `observation`: on a real provider it is drift (a field-notes rule, or a verdict only the
+ * field notes or ASSUMPTIONS.md decide), never a failure.
+ */
+export class RuleBroken extends Error {
+  readonly ruleId: RuleId;
+  readonly detail: string;
+  readonly observation: boolean;
+
+  constructor(ruleId: RuleId, detail: string, observation = false) {
+    super(`[${ruleId}] ${detail}`);
+    this.name = 'RuleBroken';
+    this.ruleId = ruleId;
+    this.detail = detail;
+    this.observation = observation;
+  }
+}
+
+/** Throws RuleBroken: what a property's checks call where a suite test would `expect(..., says(rule, ...))`. */
+export function broken(ruleId: RuleId, detail: string, observation = false): never {
+  throw new RuleBroken(ruleId, detail, observation);
 }
 
 /** Prefix for assertion messages, so a red test says which rule broke. */
@@ -129,25 +154,6 @@ export function knownDriftSeen(rule: Rule, target: Target, value: unknown, testI
   testInfo.annotations.push(driftAnnotation(rule.id, what, rule.knownDrift.text));
   void markFinding(true);
   return true;
-}
-
-/**
- * A field-notes detail checked inside a test of another rule (the exact body of an
- * answer whose status the contract fixes, say): asserted on the twins, which follow
- * the field notes; on a real provider a difference is recorded as drift of
- * `fieldNotesRule` and the test goes on.
- */
-export async function observe(fieldNotesRule: Rule, target: Target, testInfo: TestInfo, check: () => void | Promise<void>): Promise<void> {
-  if (failsOnEveryTarget(fieldNotesRule)) throw new Error(`observe: ${fieldNotesRule.id} is a ${ruleKind(fieldNotesRule)} rule; assert it instead.`);
-  if (target === 'mock') return check();
-  try {
-    await check();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    testInfo.annotations.push(driftAnnotation(fieldNotesRule.id, message));
-    await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
-    await markFinding(false);
-  }
 }
 
 /** The `drift` annotation of a rule that differed on live: its first line, and what was expected when known. */

@@ -130,7 +130,10 @@ export class MediaClient {
       // The token goes only to this API: a links.next to another host or outside the base is not followed with it.
       const base = this.#base.href.replace(/\/+$/, '');
       if (!target.startsWith(`${base}/`)) {
-        throw this.#invalid(page.response, `a links.next outside the API's base ${this.#redactUrl(base)}, not followed with the token (${this.#redactUrl(target)})`);
+        throw this.#invalid(
+          page.response,
+          `a links.next outside the API's base ${this.#redactUrl(base)}, not followed with the token (${this.#redactUrl(target)})`,
+        );
       }
       page = this.#page(await this.#expectOk({ method: 'GET', url: target }));
       yield* page.data;

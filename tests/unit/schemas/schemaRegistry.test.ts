@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { STORE_CONTRACT } from '../../../src/rules/storeContract.ts';
-import { STORE_RULES } from '../../../src/rules/storeRules.ts';
+import { findRule } from '../../../src/rules/catalogues.ts';
 import { CONTRACTS_DIR, SCHEMA_ID_BASE, SchemaRegistry, schemaRegistry } from '../../../src/schemas/schemaRegistry.ts';
 
 const STORE_SCHEMAS = [
@@ -110,7 +110,7 @@ test('every store schema names the rules (existing ids) and the spec section it 
     const description = String(schemaRegistry().entry(name).schema.description);
     const ids = description.match(/\bstore\.[a-z0-9-]+\.[a-z0-9-]+/g) ?? [];
     expect(ids.length, `${name} names no rule id`).toBeGreaterThan(0);
-    for (const id of ids) expect(STORE_RULES[id], `${name} names unknown rule ${id}`).toBeDefined();
+    for (const id of ids) expect(findRule(id), `${name} names unknown rule ${id}`).toBeDefined();
     expect(description, `${name} names no spec section`).toMatch(/Spec: /);
   }
 });

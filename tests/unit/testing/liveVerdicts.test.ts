@@ -9,10 +9,9 @@ import type { TestInfo } from '@playwright/test';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { CATALOGUES } from '../../../src/rules/catalogues.ts';
 import { MEDIA_RULES } from '../../../src/rules/mediaRules.ts';
-import { STORE_RULES } from '../../../src/rules/storeRules.ts';
 import type { Rule } from '../../../src/rules/Rule.ts';
 import type { Target } from '../../../src/config/harnessConfig.ts';
-import { knownDriftSeen, observe, runUnderRule, type RuleContext } from '../../../src/testing/ruleTest.ts';
+import { knownDriftSeen, runUnderRule, type RuleContext } from '../../../src/testing/ruleTest.ts';
 
 const ALL_RULES: Rule[] = Object.values(CATALOGUES).flatMap((catalogue) => Object.values(catalogue));
 const REAL: Target[] = ['live', 'record', 'replay'];
@@ -57,15 +56,6 @@ test('contract and reliance rules fail on every target, known drift or not', asy
       ).rejects.toThrow(/a difference from the rule/);
     }
   }
-});
-
-test('a field-notes detail inside another rule’s test is observed on live and asserted on the twin; a contract rule cannot be observed', async () => {
-  const exact = STORE_RULES['store.errors.field-error-body-exact']!;
-  const info = fakeInfo();
-  await observe(exact, 'live', info, failing);
-  expect(info.annotations[0]).toMatchObject({ type: 'drift', description: expect.stringContaining('store.errors.field-error-body-exact') });
-  await expect(observe(exact, 'mock', fakeInfo(), failing)).rejects.toThrow(/a difference from the rule/);
-  await expect(observe(STORE_RULES['store.products.create']!, 'live', fakeInfo(), failing)).rejects.toThrow(/contract rule; assert it instead/);
 });
 
 test('known drift is matched exactly: a deprecated relationship kept with links and no marker is drift on live; dropped, marked wrongly or on the twin it is not', () => {

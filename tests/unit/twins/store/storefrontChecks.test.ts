@@ -2,6 +2,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { chromiumLaunchOptions } from '../../../../src/browser/chromium.ts';
 import { STORE_RULES } from '../../../../src/rules/storeRules.ts';
+import { findRule } from '../../../../src/rules/catalogues.ts';
 import { schemaRegistry } from '../../../../src/schemas/schemaRegistry.ts';
 import { STORE_DEFECTS, type StoreDefect } from '../../../../src/twins/store/defects.ts';
 import { startStoreTwin } from '../../../../src/twins/store/server.ts';
@@ -85,7 +86,7 @@ test.describe('on what a page did', () => {
 
   test('the storefront-variant schema names the rules and the spec sections it encodes', () => {
     const description = String(schemaRegistry().entry(STOREFRONT_VARIANT_SCHEMA).schema.description);
-    for (const id of description.match(/\bstore\.[a-z0-9-]+\.[a-z0-9-]+/g) ?? []) expect(STORE_RULES[id], id).toBeDefined();
+    for (const id of description.match(/\bstore\.[a-z0-9-]+\.[a-z0-9-]+/g) ?? []) expect(findRule(id), id).toBeDefined();
     expect(description).toContain('store.storefront.on-change-variant');
     expect(description).toContain('store.storefront.variant-element');
     expect(description).toMatch(/Spec: Storefront script event .* Variant \(storefront script object\)/);
