@@ -1,7 +1,6 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { harnessConfig } from './src/config/harnessConfig.ts';
-import { readPropertyEnv } from './properties/support/propertyRun.ts';
-import { liveRateBudget, liveRateToleranceMs } from './properties/support/liveBudget.ts';
+import { liveRateBudget, liveRateToleranceMs, readPropertyEnv } from './src/config/propertyEnv.ts';
 import { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } from './src/reporting/environmentInfo.ts';
 import { useCompileCache } from './src/config/compileCache.ts';
 

@@ -91,7 +91,7 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
       RECORDINGS_DIR: GATE_RECORDINGS,
     };
     const recorded = loadConfig({ ...process.env, ...liveEnv, HARNESS_TARGET: 'record' });
-    if (recorded.store.mode === 'live' && recorded.media.mode === 'live') writeRecordedTarget(GATE_RECORDINGS, recorded.store, recorded.media);
+    writeRecordedTarget(GATE_RECORDINGS, recorded.store, recorded.media);
     record = await run(
       'gate-record',
       `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`,

@@ -87,19 +87,21 @@ async function main(): Promise<number> {
 function clientSettings(servers: ReadonlyMap<RecordingApi, ReplayServer>, target: RecordedTarget | undefined): string[] {
   const lines: string[] = [];
   const store = servers.get('store');
+  const recordedStore = target?.store.mode === 'live' ? target.store : undefined;
+  const recordedMedia = target?.media.mode === 'live' ? target.media : undefined;
   if (store) {
-    const base = `${store.url}${target ? pathOf(target.store.apiUrl) : ''}`;
-    lines.push(`STORE_API_URL=${base}   (the store API is under ${base}/v1/${target?.store.storeId ?? '<store id>'})`);
-    if (target) {
-      lines.push(`STORE_ID=${target.store.storeId}`);
-      lines.push(`STORE_USER_AGENT='${target.store.userAgent}'   (compared: send the recorded one)`);
-      lines.push(`STORE_ACCESS_TOKEN=<the token recorded with, or its stand-in ${target.store.token}>`);
+    const base = `${store.url}${recordedStore ? pathOf(recordedStore.apiUrl) : ''}`;
+    lines.push(`STORE_API_URL=${base}   (the store API is under ${base}/v1/${recordedStore?.storeId ?? '<store id>'})`);
+    if (recordedStore) {
+      lines.push(`STORE_ID=${recordedStore.storeId}`);
+      lines.push(`STORE_USER_AGENT='${recordedStore.userAgent}'   (compared: send the recorded one)`);
+      lines.push(`STORE_ACCESS_TOKEN=<the token recorded with, or its stand-in ${recordedStore.token}>`);
     }
   }
   const media = servers.get('media');
   if (media) {
-    lines.push(`KITSU_API_URL=${media.url}${target ? pathOf(target.media.apiUrl) : '/api/edge'}`);
-    if (target?.media.token) lines.push(`KITSU_ACCESS_TOKEN=<the token recorded with, or its stand-in ${target.media.token}>   (signed-in requests only)`);
+    lines.push(`KITSU_API_URL=${media.url}${recordedMedia ? pathOf(recordedMedia.apiUrl) : '/api/edge'}`);
+    if (recordedMedia?.token) lines.push(`KITSU_ACCESS_TOKEN=<the token recorded with, or its stand-in ${recordedMedia.token}>   (signed-in requests only)`);
   }
   return lines;
 }

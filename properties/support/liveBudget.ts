@@ -4,10 +4,7 @@
  * the measured round trip (default 250). A property stops sending once the
  * next step would exceed the budget, and says so.
  */
-import { PropertyEnvError } from './propertyRun.ts';
-
-export const DEFAULT_LIVE_RATE_BUDGET = 60;
-export const DEFAULT_LIVE_RATE_TOLERANCE_MS = 250;
+export { DEFAULT_LIVE_RATE_BUDGET, DEFAULT_LIVE_RATE_TOLERANCE_MS, liveRateBudget, liveRateToleranceMs } from '../../src/config/propertyEnv.ts';
 
 export class RequestBudget {
   readonly limit: number;
@@ -36,24 +33,6 @@ export class RequestBudget {
   get stoppedEarly(): boolean {
     return this.#refused > 0;
   }
-}
-
-function readWhole(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number, what: string): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    throw new PropertyEnvError(`${name} is "${raw}": set it to a whole number of ${what} from ${min} to ${max}, or unset it for ${fallback}.`);
-  }
-  return value;
-}
-
-export function liveRateBudget(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  return readWhole(env, 'LIVE_RATE_BUDGET', DEFAULT_LIVE_RATE_BUDGET, 1, 100_000, 'requests');
-}
-
-export function liveRateToleranceMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  return readWhole(env, 'LIVE_RATE_TOLERANCE_MS', DEFAULT_LIVE_RATE_TOLERANCE_MS, 0, 60_000, 'milliseconds');
 }
 
 /** The test annotation that says what a live run spent, and whether it stopped early. */

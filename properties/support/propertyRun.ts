@@ -7,51 +7,8 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
 
-/** What the environment asks of every property (README "Properties"). */
-export interface PropertyEnv {
-  /** FC_NUM_RUNS: cases per property, instead of each property's default. */
-  readonly numRuns: number | undefined;
-  /** FC_SEED: the seed a failure printed. */
-  readonly seed: number | undefined;
-  /** FC_PATH: the path a failure printed; with FC_SEED, replays exactly that shrunk case. */
-  readonly path: string | undefined;
-  /** FC_REPLAY_PATH: for model-based properties, the commands' replay path a failure printed (fc.commands' replayPath). */
-  readonly replayPath?: string | undefined;
-}
-
-export class PropertyEnvError extends Error {}
-
-/** Reads and checks FC_NUM_RUNS, FC_SEED and FC_PATH; a bad value names the variable and the fix. */
-export function readPropertyEnv(env: Readonly<Record<string, string | undefined>> = process.env): PropertyEnv {
-  const problems: string[] = [];
-  const numRunsRaw = env.FC_NUM_RUNS?.trim();
-  let numRuns: number | undefined;
-  if (numRunsRaw) {
-    numRuns = Number(numRunsRaw);
-    if (!/^\d+$/.test(numRunsRaw) || numRuns < 1 || numRuns > 1_000_000) {
-      problems.push(`FC_NUM_RUNS is "${numRunsRaw}": set it to a whole number of cases from 1 to 1000000, or unset it for each property's default.`);
-    }
-  }
-  const seedRaw = env.FC_SEED?.trim();
-  let seed: number | undefined;
-  if (seedRaw) {
-    seed = Number(seedRaw);
-    if (!/^-?\d+$/.test(seedRaw) || !Number.isSafeInteger(seed) || Math.abs(seed) > 2 ** 31) {
-      problems.push(`FC_SEED is "${seedRaw}": set it to the integer seed a failed property printed, or unset it.`);
-    }
-  }
-  const path = env.FC_PATH?.trim() || undefined;
-  if (path !== undefined && !/^\d+(:\d+)*$/.test(path)) {
-    problems.push(`FC_PATH is "${path}": set it to the path a failed property printed (digits separated by colons, e.g. 4:0:1), or unset it.`);
-  }
-  if (path !== undefined && seed === undefined) problems.push('FC_PATH needs FC_SEED: a path only means something for the seed it was found with.');
-  const replayPath = env.FC_REPLAY_PATH?.trim() || undefined;
-  if (replayPath !== undefined && (path === undefined || !/^[A-Za-z0-9+/=:]+$/.test(replayPath))) {
-    problems.push(`FC_REPLAY_PATH is "${replayPath}": set it, with FC_SEED and FC_PATH, to the replayPath a failed model-based property printed, or unset it.`);
-  }
-  if (problems.length > 0) throw new PropertyEnvError(problems.join('\n'));
-  return { numRuns, seed, path, replayPath };
-}
+export { PropertyEnvError, readPropertyEnv, type PropertyEnv } from '../../src/config/propertyEnv.ts';
+import { readPropertyEnv, type PropertyEnv } from '../../src/config/propertyEnv.ts';
 
 export interface PropertyOptions {
   /** Cases when FC_NUM_RUNS is not set: small enough to keep `npm test` fast. */

@@ -5,8 +5,7 @@
  * `describeConfig` and of every error message.
  */
 import { ConfigError } from './ConfigError.ts';
-import { recordingsDir } from '../recording/cassette.ts';
-import { readRecordedTarget } from '../recording/recordedTarget.ts';
+import { readRecordedTarget, recordingsDir } from './recordedTarget.ts';
 
 export const TARGETS = ['mock', 'live', 'record', 'replay'] as const;
 export type Target = (typeof TARGETS)[number];

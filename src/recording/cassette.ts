@@ -15,10 +15,7 @@ export const CASSETTE_FORMAT = 'harness-cassette/1';
 export const RECORDING_APIS = ['store', 'media'] as const;
 export type RecordingApi = (typeof RECORDING_APIS)[number];
 
-/** Where recordings live: RECORDINGS_DIR, or recordings/ in the repository. */
-export function recordingsDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return env.RECORDINGS_DIR?.trim() || 'recordings';
-}
+export { recordingsDir } from '../config/recordedTarget.ts';
 
 /** One request and its answer, as a nock definition. */
 export interface Interaction {

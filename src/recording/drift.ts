@@ -196,7 +196,7 @@ export function recordedRouteSchemas(root: string, api: RecordingApi): RouteSche
   if (api === 'media') return { basePath: MEDIA_CONTRACT.edgePrefix, schemaFor: mediaResponseSchema };
   const target = existsSync(join(root, 'target.json')) ? readRecordedTarget(root, []) : undefined;
   // Without target.json, any store id: /v1/<digits>.
-  const basePath = target ? new URL(liveStoreBaseUrl(target.store, STORE_CONTRACT.version)).pathname : /\/v1\/\d+/;
+  const basePath = target?.store.mode === 'live' ? new URL(liveStoreBaseUrl(target.store, STORE_CONTRACT.version)).pathname : /\/v1\/\d+/;
   return { basePath, schemaFor: storeResponseSchema };
 }
 

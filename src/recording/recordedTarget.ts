@@ -1,49 +1,24 @@
 /**
- * What a recording was made against, minus its secrets: recordings/target.json.
- * A record run writes it; a replay configures its clients from it (base URLs,
- * store id, User-Agent, whether writes and a media token were there), with the
- * tokens' stand-ins in place of the tokens, so replayed requests are the ones
- * recorded.
+ * Writes what a recording was made against, minus its secrets: recordings/target.json.
+ * A replay configures its clients from it (src/config/recordedTarget.ts reads it):
+ * base URLs, store id, User-Agent, whether writes and a media token were there,
+ * with the tokens' stand-ins in place of the tokens, so replayed requests are the
+ * ones recorded.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { LiveMediaConfig, LiveStoreConfig } from '../config/harnessConfig.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { MediaConfig, StoreConfig } from '../config/harnessConfig.ts';
+import { recordedTargetPath, type RecordedTarget } from '../config/recordedTarget.ts';
 import { standIn } from './redactRecording.ts';
 
-export interface RecordedTarget {
-  readonly store: LiveStoreConfig;
-  readonly media: LiveMediaConfig;
-}
+export { readRecordedTarget, recordedTargetPath, type RecordedTarget } from '../config/recordedTarget.ts';
 
-export function recordedTargetPath(root: string): string {
-  return join(root, 'target.json');
-}
-
-/** Writes the target of a record run, each token replaced by its stand-in. */
-export function writeRecordedTarget(root: string, store: LiveStoreConfig, media: LiveMediaConfig): void {
+/** Writes the target of a record run, each token replaced by its stand-in; an API the run left out is written as off. */
+export function writeRecordedTarget(root: string, store: StoreConfig, media: MediaConfig): void {
+  if (store.mode === 'twin' || media.mode === 'twin') throw new Error('writeRecordedTarget: a recording is made against live targets, not the twins');
   mkdirSync(root, { recursive: true });
   const target: RecordedTarget = {
-    store: { ...store, token: standIn(store.token) },
-    media: { ...media, token: media.token === undefined ? undefined : standIn(media.token) },
+    store: store.mode === 'live' ? { ...store, token: standIn(store.token) } : store,
+    media: media.mode === 'live' ? { ...media, token: media.token === undefined ? undefined : standIn(media.token) } : media,
   };
   writeFileSync(recordedTargetPath(root), `${JSON.stringify(target, null, 2)}\n`);
-}
-
-/** The target a replay runs as; a problem (no recordings yet) is pushed with its fix. */
-export function readRecordedTarget(root: string, problems: string[]): RecordedTarget | undefined {
-  const path = recordedTargetPath(root);
-  if (!existsSync(path)) {
-    problems.push(
-      `HARNESS_TARGET=replay needs recordings, and ${path} is missing. Record first: npm run record (or set RECORDINGS_DIR to a directory of recordings).`,
-    );
-    return undefined;
-  }
-  try {
-    const target = JSON.parse(readFileSync(path, 'utf8')) as RecordedTarget;
-    if (target.store?.mode !== 'live' || target.media?.mode !== 'live') throw new Error('store and media must each be a live configuration');
-    return target;
-  } catch (error) {
-    problems.push(`${path} is not a recorded target (${(error as Error).message}). Record again: npm run record.`);
-    return undefined;
-  }
 }

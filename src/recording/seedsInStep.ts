@@ -24,10 +24,12 @@ function standIns(root: string): [string, string][] {
   const problems: string[] = [];
   const target = readRecordedTarget(root, problems);
   if (!target) throw new Error(problems.join('; '));
+  const store = target.store.mode === 'live' ? target.store : undefined;
+  const media = target.media.mode === 'live' ? target.media : undefined;
   const pairs: [string, string | undefined][] = [
-    [`<store token>`, target.store.token],
-    [`<media token>`, target.media.token],
-    [`<user agent>`, target.store.userAgent],
+    [`<store token>`, store?.token],
+    [`<media token>`, media?.token],
+    [`<user agent>`, store?.userAgent],
   ];
   return pairs.filter((pair): pair is [string, string] => typeof pair[1] === 'string' && pair[1] !== '').map(([placeholder, value]) => [value, placeholder]);
 }

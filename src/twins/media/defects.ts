@@ -1,6 +1,6 @@
 /**
  * Deliberate defects a media twin can be started with, one at a time, to prove
- * that the properties (properties/) and the fuzzer (src/fuzz/) go red when a
+ * that the properties (properties/) and the fuzzer (tests/fuzz/) go red when a
  * provider breaks the rule they check. Only tests start a defective twin
  * (startMediaTwin({ defect })); `npm run mock` and the suites' twin never have one.
  */

@@ -1,7 +1,7 @@
 /**
  * Deliberate defects a store twin can be started with, one at a time, to prove
  * that the properties (properties/), the storefront checks and the fuzzer
- * (src/fuzz/) go red when a provider breaks the rule they check. Only tests
+ * (tests/fuzz/) go red when a provider breaks the rule they check. Only tests
  * start a defective twin (startStoreTwin({ defect })); `npm run mock` and the
  * suites' twin never have one.
  */

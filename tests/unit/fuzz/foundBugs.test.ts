@@ -3,11 +3,11 @@
  * oracle so they stay fixed whatever a sweep's seed happens to draw.
  */
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { fuzzCase } from '../../../src/fuzz/malformation.ts';
-import { openMediaFuzzer } from '../../../src/fuzz/media/mediaFuzzer.ts';
-import { openStoreFuzzer } from '../../../src/fuzz/store/storeFuzzer.ts';
-import type { TwinFuzzer } from '../../../src/fuzz/twinFuzzer.ts';
-import type { FuzzRoute } from '../../../src/fuzz/fuzzRoute.ts';
+import { fuzzCase } from '../../fuzz/malformation.ts';
+import { openMediaFuzzer } from '../../fuzz/media/mediaFuzzer.ts';
+import { openStoreFuzzer } from '../../fuzz/store/storeFuzzer.ts';
+import type { TwinFuzzer } from '../../fuzz/twinFuzzer.ts';
+import type { FuzzRoute } from '../../fuzz/fuzzRoute.ts';
 import { startMediaTwin } from '../../../src/twins/media/server.ts';
 import { startStoreTwin } from '../../../src/twins/store/server.ts';
 

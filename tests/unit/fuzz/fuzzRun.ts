@@ -7,10 +7,10 @@
 import type { TestInfo } from '@playwright/test';
 import { relative } from 'node:path';
 import { readPropertyEnv } from '../../../properties/support/propertyRun.ts';
-import type { FuzzRoute } from '../../../src/fuzz/fuzzRoute.ts';
-import { failureReport, sweepRoutes, type SweepOutcome } from '../../../src/fuzz/routeSweep.ts';
-import type { TwinFuzzer } from '../../../src/fuzz/twinFuzzer.ts';
-import type { FuzzCase } from '../../../src/fuzz/malformation.ts';
+import type { FuzzRoute } from '../../fuzz/fuzzRoute.ts';
+import { failureReport, sweepRoutes, type SweepOutcome } from '../../fuzz/routeSweep.ts';
+import type { TwinFuzzer } from '../../fuzz/twinFuzzer.ts';
+import type { FuzzCase } from '../../fuzz/malformation.ts';
 
 /** The seed every fuzz test starts from unless FC_SEED says otherwise. */
 export const DEFAULT_FUZZ_SEED = 20_251_122;

@@ -1,5 +1,5 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { openMediaFuzzer } from '../../../src/fuzz/media/mediaFuzzer.ts';
+import { openMediaFuzzer } from '../../fuzz/media/mediaFuzzer.ts';
 import { startMediaTwin, type RunningMediaTwin } from '../../../src/twins/media/server.ts';
 import { runFuzzer } from './fuzzRun.ts';
 

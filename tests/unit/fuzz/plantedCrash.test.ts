@@ -5,17 +5,17 @@
  * the defect lives on, with enough cases that any seed finds it.
  */
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import type { FuzzRoute } from '../../../src/fuzz/fuzzRoute.ts';
-import type { FuzzCase } from '../../../src/fuzz/malformation.ts';
-import { openMediaFuzzer } from '../../../src/fuzz/media/mediaFuzzer.ts';
-import type { MediaFuzzRoute } from '../../../src/fuzz/media/mediaRouteTable.ts';
-import { openStoreFuzzer } from '../../../src/fuzz/store/storeFuzzer.ts';
+import type { FuzzRoute } from '../../fuzz/fuzzRoute.ts';
+import type { FuzzCase } from '../../fuzz/malformation.ts';
+import { openMediaFuzzer } from '../../fuzz/media/mediaFuzzer.ts';
+import type { MediaFuzzRoute } from '../../fuzz/media/mediaRouteTable.ts';
+import { openStoreFuzzer } from '../../fuzz/store/storeFuzzer.ts';
 import { STORE_DEFECTS, type StoreDefect } from '../../../src/twins/store/defects.ts';
 import { MEDIA_DEFECTS, type MediaDefect } from '../../../src/twins/media/defects.ts';
 import { startMediaTwin } from '../../../src/twins/media/server.ts';
 import { startStoreTwin } from '../../../src/twins/store/server.ts';
 import { runFuzzer, type FuzzRun, type FuzzRunOptions } from './fuzzRun.ts';
-import type { TwinFuzzer } from '../../../src/fuzz/twinFuzzer.ts';
+import type { TwinFuzzer } from '../../fuzz/twinFuzzer.ts';
 import type { TestInfo } from '@playwright/test';
 
 const STORE_CRASH: StoreDefect = 'crash-on-array-name';

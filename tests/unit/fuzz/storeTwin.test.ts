@@ -1,5 +1,5 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { openStoreFuzzer } from '../../../src/fuzz/store/storeFuzzer.ts';
+import { openStoreFuzzer } from '../../fuzz/store/storeFuzzer.ts';
 import { startStoreTwin, type RunningStoreTwin } from '../../../src/twins/store/server.ts';
 import { runFuzzer } from './fuzzRun.ts';
 

@@ -6,9 +6,9 @@
  * by a reset to the seed, so every case meets the same data.
  */
 import { request } from 'undici';
-import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
-import { READ_ONLY_COLLECTIONS, STANDARD_COLLECTIONS } from '../../rules/mediaRoutes.ts';
-import { MediaTwinControl } from '../../testing/MediaTwinControl.ts';
+import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
+import { READ_ONLY_COLLECTIONS, STANDARD_COLLECTIONS } from '../../../src/rules/mediaRoutes.ts';
+import { MediaTwinControl } from '../../../src/testing/MediaTwinControl.ts';
 import type { Exchange } from '../exchange.ts';
 import type { RawRequest } from '../rawRequest.ts';
 import { collectionOf, type MediaFuzzRoute } from './mediaRouteTable.ts';

@@ -6,8 +6,8 @@
  * deleted is replaced, so an id the oracle counts on always exists.
  */
 import { request } from 'undici';
-import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { StoreTwinControl } from '../../testing/StoreTwinControl.ts';
+import { MS_PER_LEAK, STORE_CONTRACT } from '../../../src/rules/storeContract.ts';
+import { StoreTwinControl } from '../../../src/testing/StoreTwinControl.ts';
 import type { Exchange } from '../exchange.ts';
 import type { FuzzRoute } from '../fuzzRoute.ts';
 import type { RawRequest } from '../rawRequest.ts';

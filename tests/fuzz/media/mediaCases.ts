@@ -4,8 +4,8 @@
  * builds the bytes against the twin as the world holds it.
  */
 import fc from 'fast-check';
-import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
-import { definitionForCollection } from '../../twins/media/registry.ts';
+import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
+import { definitionForCollection } from '../../../src/twins/media/registry.ts';
 import { applyMalformation } from '../applyMalformation.ts';
 import { paramNames } from '../fuzzRoute.ts';
 import { fuzzCase, type FuzzCase, type HeaderChange, type Malformation } from '../malformation.ts';

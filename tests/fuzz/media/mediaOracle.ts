@@ -8,10 +8,10 @@
  * field notes; where neither settles the answer, the oracle allows each answer
  * the route documents, and says so.
  */
-import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
-import { MAX_BODY_BYTES } from '../../twins/http/requestBody.ts';
-import { definitionForCollection } from '../../twins/media/registry.ts';
-import { targetTypes, type ResourceDefinition } from '../../twins/media/resources/define.ts';
+import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
+import { MAX_BODY_BYTES } from '../../../src/twins/http/requestBody.ts';
+import { definitionForCollection } from '../../../src/twins/media/registry.ts';
+import { targetTypes, type ResourceDefinition } from '../../../src/twins/media/resources/define.ts';
 import { jsonBodyOf, type Expectation } from '../expectation.ts';
 import type { RawAnswer } from '../exchange.ts';
 import { matchesPath, paramValues } from '../fuzzRoute.ts';

@@ -6,8 +6,8 @@
  * from; where neither settles an answer the oracle allows each answer the
  * documentation gives for that route, and says so.
  */
-import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { MAX_BODY_BYTES } from '../../twins/http/requestBody.ts';
+import { STORE_CONTRACT } from '../../../src/rules/storeContract.ts';
+import { MAX_BODY_BYTES } from '../../../src/twins/http/requestBody.ts';
 import { jsonBodyOf, type Expectation } from '../expectation.ts';
 import type { RawAnswer } from '../exchange.ts';
 import { matchesPath, paramValues, type FuzzRoute } from '../fuzzRoute.ts';

@@ -5,7 +5,7 @@
  * update sends, and members of the wrong kind for the fuzzer to put in it.
  */
 import fc from 'fast-check';
-import type { AttributeKind, AttributeSpec, RelationshipSpec, ResourceDefinition } from '../../twins/media/resources/define.ts';
+import type { AttributeKind, AttributeSpec, RelationshipSpec, ResourceDefinition } from '../../../src/twins/media/resources/define.ts';
 
 export type WriteAction = 'create' | 'update';
 

@@ -6,9 +6,9 @@
  * which ASSUMPTIONS.md names as the one table of types, filters and sorts.
  */
 import fc from 'fast-check';
-import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
-import { definitionForType } from '../../twins/media/registry.ts';
-import type { ResourceDefinition } from '../../twins/media/resources/define.ts';
+import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
+import { definitionForType } from '../../../src/twins/media/registry.ts';
+import type { ResourceDefinition } from '../../../src/twins/media/resources/define.ts';
 import { oddNumberTextArb, oddPathValueArb, queryTextArb } from '../malformedValues.ts';
 import type { Verdict } from '../verdict.ts';
 

@@ -6,7 +6,7 @@
  * rows are quoted by each member.
  */
 import fc from 'fast-check';
-import { WEBHOOK_EVENTS } from '../../twins/store/resources/webhooks.ts';
+import { WEBHOOK_EVENTS } from '../../../src/twins/store/resources/webhooks.ts';
 import type { FuzzRoute } from '../fuzzRoute.ts';
 import type { Verdict } from '../verdict.ts';
 

@@ -3,8 +3,8 @@
  * (`mediaRoutes()`, paths under /api/edge) and the two OAuth routes of the
  * contract's numbers (MEDIA_CONTRACT: paths from the host).
  */
-import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
-import { mediaRoutes, type MediaRoute } from '../../rules/mediaRoutes.ts';
+import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
+import { mediaRoutes, type MediaRoute } from '../../../src/rules/mediaRoutes.ts';
 import { fuzzRoute, type FuzzRoute } from '../fuzzRoute.ts';
 import type { WriteAction } from './mediaBodies.ts';
 

@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { maxHeaderSize } from 'node:http';
-import { MAX_BODY_BYTES } from '../twins/http/requestBody.ts';
+import { MAX_BODY_BYTES } from '../../src/twins/http/requestBody.ts';
 import type { BrokenHttp, HeaderChange, Malformation, RouteChange } from './malformation.ts';
-import { scalarText } from '../testing/scalarText.ts';
+import { scalarText } from '../../src/testing/scalarText.ts';
 
 function isJson(text: string): boolean {
   try {

@@ -4,7 +4,7 @@
  * within the deadline, never 5xx, the documented content type, a JSON body,
  * and error bodies in the documented shape (the repo's JSON Schemas).
  */
-import { formatIssues, validate } from '../schemas/validate.ts';
+import { formatIssues, validate } from '../../src/schemas/validate.ts';
 import type { Exchange, RawAnswer } from './exchange.ts';
 import { previewBytes } from './rawRequest.ts';
 

@@ -4,7 +4,7 @@
  * queries on reads); `storeRequest` builds the bytes against the live store.
  */
 import fc from 'fast-check';
-import { STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { STORE_CONTRACT } from '../../../src/rules/storeContract.ts';
 import { applyMalformation } from '../applyMalformation.ts';
 import { paramNames, type FuzzRoute } from '../fuzzRoute.ts';
 import { fuzzCase, type FuzzCase, type HeaderChange, type Malformation } from '../malformation.ts';

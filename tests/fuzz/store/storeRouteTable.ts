@@ -4,12 +4,12 @@
  * router (routes/apiRoutes.ts) lists the modules. The paths are relative to
  * /v1/{store_id}.
  */
-import { categoryRoutes } from '../../twins/store/routes/categoryRoutes.ts';
-import { productRoutes } from '../../twins/store/routes/productRoutes.ts';
-import { storeRoutes } from '../../twins/store/routes/storeRoutes.ts';
-import { webhookRoutes } from '../../twins/store/routes/webhookRoutes.ts';
-import type { ApiContext } from '../../twins/store/apiContext.ts';
-import type { RouteDefinition } from '../../twins/store/router.ts';
+import { categoryRoutes } from '../../../src/twins/store/routes/categoryRoutes.ts';
+import { productRoutes } from '../../../src/twins/store/routes/productRoutes.ts';
+import { storeRoutes } from '../../../src/twins/store/routes/storeRoutes.ts';
+import { webhookRoutes } from '../../../src/twins/store/routes/webhookRoutes.ts';
+import type { ApiContext } from '../../../src/twins/store/apiContext.ts';
+import type { RouteDefinition } from '../../../src/twins/store/router.ts';
 import { fuzzRoute, type FuzzRoute } from '../fuzzRoute.ts';
 
 const DEFINITIONS: readonly RouteDefinition<ApiContext>[] = [...storeRoutes, ...productRoutes, ...categoryRoutes, ...webhookRoutes];
