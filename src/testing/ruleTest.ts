@@ -9,6 +9,7 @@ import { failsOnEveryTarget, ruleKind, type Rule, type RuleCatalogue } from '../
 import type { RuleId } from '../rules/catalogues.ts';
 import type { Target } from '../config/harnessConfig.ts';
 import { markFinding } from '../reporting/findings.ts';
+import { redactText } from '../http/redact.ts';
 
 export interface RuleContext {
   target: Target;
@@ -19,6 +20,8 @@ export interface RuleContext {
   writesVariable?: string;
   /** The variable that holds a live access token, named in skip reasons. */
   tokenVariable?: string;
+  /** Secrets of this target (tokens): redacted from a failure's message before it reaches a report, whatever the provider echoed. */
+  secrets?: readonly string[];
 }
 
 /** The annotation of a test that checks several rules and could not verify one of them (its precondition unmet). */
@@ -173,18 +176,33 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     skip(reason);
     return;
   }
+  const secrets = ctx.secrets ?? [];
   if (ctx.target === 'mock' || !observedOnLive(rule)) {
-    await body();
+    await body().catch((error: unknown) => {
+      throw redactedError(error, secrets);
+    });
     return;
   }
   try {
     await body();
-  } catch (error) {
+  } catch (caught) {
     // test.skip() inside the body throws to stop the test: that is a skip, not drift.
-    if (testInfo.expectedStatus === 'skipped') throw error;
+    if (testInfo.expectedStatus === 'skipped') throw caught;
+    const error = redactedError(caught, secrets);
     const message = error instanceof Error ? error.message : String(error);
     testInfo.annotations.push(driftAnnotation(rule.id, message));
     await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
     await markFinding(false);
   }
+}
+
+/**
+ * The error with every secret replaced in its message and stack: assertion messages quote the
+ * provider's text (a body, a header), which may echo a token; the report and the console get it redacted.
+ */
+function redactedError(error: unknown, secrets: readonly string[]): unknown {
+  if (!(error instanceof Error) || secrets.length === 0) return error;
+  error.message = redactText(error.message, secrets);
+  if (error.stack) error.stack = redactText(error.stack, secrets);
+  return error;
 }

@@ -76,3 +76,17 @@ test('the spec’s visibility rules are contract rules; what the typed clients w
   expect(MEDIA_RULES['media.pagination.meta-count']!.source).toBe('reliance');
   for (const rule of ALL_RULES.filter((r) => r.source === 'reliance')) expect(rule.reliedOnBy, `${rule.id} says what relies on it`).toBeTruthy();
 });
+
+test('provider text is redacted before it reaches a failure or a drift note: a token the provider echoed never shows', async () => {
+  const secret = 'tok-live-7f3a9c2e5b';
+  const echoing = async () => expect(`{"error":"token ${secret} is not valid"}`, 'the 401 body').toBe('{}');
+  const contract = { ...ALL_RULES.find((rule) => rule.source === 'spec')!, needs: 'any' as const, writes: false };
+  const failure = await runUnderRule(contract, { ...ctx('live'), secrets: [secret] }, fakeInfo(), () => undefined, echoing).catch((e: unknown) => e as Error);
+  expect(failure).toBeInstanceOf(Error);
+  expect(`${failure!.message}\n${failure!.stack}`).not.toContain(secret);
+  expect(failure!.message).toContain('[REDACTED]');
+  const fieldNote = anywhere(ALL_RULES.find((rule) => rule.source === 'field-notes')!);
+  const info = fakeInfo();
+  await runUnderRule(fieldNote, { ...ctx('live'), secrets: [secret] }, info, () => undefined, echoing);
+  expect(JSON.stringify(info.annotations)).not.toContain(secret);
+});
