@@ -6,11 +6,9 @@
  * catalogue are checked there; states that name the twin's seed, or change a
  * real user's data, are skipped with the reason.
  */
-import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
-import { MediaClient } from '../../src/clients/media/MediaClient.ts';
-import type { LiveMediaConfig, TwinMediaConfig } from '../../src/config/harnessConfig.ts';
+import { harnessConfig, type LiveMediaConfig, type TwinMediaConfig } from '../../src/config/harnessConfig.ts';
+import { liveMediaProvider, twinMediaProvider } from '../../src/providers/media/mediaProvider.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
-import { MediaTwinControl } from '../../src/testing/MediaTwinControl.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import { unavailable, type Arrange, type Arranged, type ProviderTarget } from '../verification/providerTarget.ts';
 
@@ -28,7 +26,8 @@ const SEED_USERS = Object.values(MEDIA_SEED.users);
 const includes = (list: readonly string[], value: unknown) => list.includes(String(value));
 
 export function mediaTwinTarget(config: TwinMediaConfig): ProviderTarget {
-  const control = new MediaTwinControl(config.twinUrl);
+  const provider = twinMediaProvider(config, 'mock');
+  const control = provider.control!;
   /** Resets to the seed and checks it holds what the state names; `as` signs in as that seeded user. */
   const fromSeed =
     (holds: (params: Record<string, unknown>) => boolean, as?: (params: Record<string, unknown>) => unknown): Arrange =>
@@ -39,7 +38,7 @@ export function mediaTwinTarget(config: TwinMediaConfig): ProviderTarget {
       if (!as) return {};
       const user = SEED_USERS.find((u) => u.id === String(as(params)));
       if (!user) throw new Error(`no seeded user ${String(as(params))} to sign in as (src/twins/media/seedFacts.ts)`);
-      const { access_token } = await new MediaClient({ baseUrl: config.apiUrl }).token({ username: user.email, password: user.password });
+      const { access_token } = await provider.client().token({ username: user.email, password: user.password });
       return { headers: { authorization: `Bearer ${access_token}` } } satisfies Arranged;
     };
   return {
@@ -69,11 +68,7 @@ export function mediaTwinTarget(config: TwinMediaConfig): ProviderTarget {
 export function mediaLiveTarget(config: LiveMediaConfig): ProviderTarget {
   // Anonymous on purpose: the pacts' reads are what an anonymous integration sees (adult titles hidden).
   // Arranging a state spends live requests too: counted and refused like the fixtures' (LIVE_REQUEST_BUDGET).
-  const guard = liveRequestGuard();
-  const api = new MediaClient({
-    baseUrl: config.apiUrl,
-    ...guard?.clientOptions('media'),
-  });
+  const api = liveMediaProvider(config, harnessConfig().target).client();
   const seedOnly = (what: string) => async () =>
     unavailable(`${what} is named by the twin's seed; which real titles are adult-flagged is not known to the harness, so the twin verifies this interaction`);
   return {

@@ -5,12 +5,11 @@
  * where the state can be read off it, and a state that cannot be arranged on a
  * real store is skipped with the reason.
  */
-import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
-import { StoreClient } from '../../src/clients/store/StoreClient.ts';
-import { HARNESS_USER_AGENT, harnessConfig, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
-import { replayClock } from '../../src/clock/Clock.ts';
+import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
+import { harnessConfig, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
+import { systemClock } from '../../src/clock/Clock.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
-import { StoreTwinControl, type TwinStoreInfo } from '../../src/testing/StoreTwinControl.ts';
+import { liveStoreProvider, twinStoreProvider, type LiveStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
 import { unavailable, type Arranged, type ProviderTarget } from '../verification/providerTarget.ts';
 
 /** The states the store pacts name: one source for the consumer tests and this table. */
@@ -24,13 +23,15 @@ export const STORE_STATES = {
 } as const;
 
 export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
-  const control = new StoreTwinControl(config.twinUrl);
-  const client = (store: TwinStoreInfo) => new StoreClient({ baseUrl: store.baseUrl, token: store.token, userAgent: HARNESS_USER_AGENT, pace: false });
-  const fresh = async (products?: number): Promise<TwinStoreInfo> => control.createStore({ clock: 'virtual', ...(products === undefined ? {} : { products }) });
-  const arranged = (store: TwinStoreInfo, values: Record<string, number> = {}): Arranged => ({
-    values: { storeId: store.storeId, ...values },
+  const provider = twinStoreProvider(config, 'mock');
+  const control = provider.control!;
+  // Unpaced, on the wall clock: the twin store's own virtual clock never moves, so a full bucket stays full.
+  const client = (store: ProviderStore) => store.client({ pace: false, clock: systemClock });
+  const fresh = (products?: number): Promise<ProviderStore> => provider.openStore(products === undefined ? {} : { products });
+  const arranged = (store: ProviderStore, values: Record<string, number> = {}): Arranged => ({
+    values: { storeId: Number(store.storeId), ...values },
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${store.token}` },
-    teardown: () => control.deleteStore(store.storeId),
+    teardown: () => store.close(),
   });
   return {
     name: 'store twin',
@@ -40,7 +41,7 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
       [STORE_STATES.acceptsProducts]: async () => arranged(await fresh()),
       [STORE_STATES.suspended]: async () => {
         const store = await fresh();
-        await control.suspend(store.storeId);
+        await control.suspend(Number(store.storeId));
         return arranged(store);
       },
       [STORE_STATES.hasProducts]: async ({ count }) => arranged(await fresh(Number(count))),
@@ -64,25 +65,15 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
   };
 }
 
-/** This worker's client of the live store: one pacer must see every request the verification sends to the one bucket. */
-let liveClient: { readonly key: string; readonly api: StoreClient } | undefined;
+/** This worker's live store: one pacer must see every request the verification sends to the one bucket. */
+let liveProvider: { readonly key: string; readonly provider: LiveStoreProvider } | undefined;
 
 function liveStoreClient(config: LiveStoreConfig): StoreClient {
   const target = harnessConfig().target;
   const key = JSON.stringify([config.apiUrl, config.storeId, config.token, config.userAgent, target]);
-  if (liveClient?.key === key) return liveClient.api;
-  // Arranging a state spends live requests too: counted and refused like the fixtures' (LIVE_REQUEST_BUDGET).
-  const guard = liveRequestGuard();
-  const clock = replayClock(target);
-  const api = new StoreClient({
-    baseUrl: `${config.apiUrl}/v1/${config.storeId}`,
-    token: config.token,
-    userAgent: config.userAgent,
-    ...(clock ? { clock } : {}),
-    ...guard?.clientOptions('store'),
-  });
-  liveClient = { key, api };
-  return api;
+  if (liveProvider?.key !== key) liveProvider = { key, provider: liveStoreProvider(config, target) };
+  // Arranging a state spends live requests too: counted and refused like the fixtures' (the provider's guard).
+  return liveProvider.provider.client();
 }
 
 export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {

@@ -6,9 +6,9 @@
  * with a defect. On live the configured service is read as it is, anonymously
  * or with the configured token, within a request budget.
  */
-import { liveRequestGuard, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';
-import { HARNESS_USER_AGENT, harnessConfig, type LiveMediaConfig } from '../../src/config/harnessConfig.ts';
+import { harnessConfig, type LiveMediaConfig } from '../../src/config/harnessConfig.ts';
+import { liveMediaProvider, twinMediaProvider } from '../../src/providers/media/mediaProvider.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { startMediaTwin, type MediaTwinOptions } from '../../src/twins/media/server.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
@@ -82,42 +82,37 @@ export const LIVE_COLLECTIONS: readonly PagedCollection[] = [
   pagedCollection('anime?filter[seasonYear]=1998&filter[subtype]=movie', '/anime', 'anime', { 'filter[seasonYear]': '1998', 'filter[subtype]': 'movie' }),
 ];
 
-function unretried(apiUrl: string, userAgent: string, token?: string, guard?: LiveRequestGuard): MediaClient {
-  return new MediaClient({
-    baseUrl: apiUrl,
-    userAgent,
-    retry: { maxRetries: 0 },
-    ...(token ? { token, secrets: [token] } : {}),
-    // Live: through the worker's guard like the suites' clients (the request budget, the write flag).
-    ...(guard ? guard.clientOptions('media') : {}),
-  });
-}
+/** Clients never retry, so every answer is seen. */
+const UNRETRIED = { retry: { maxRetries: 0 } } as const;
 
 /** A media twin at `twinUrl` (its origin), which this arena may reset and write to. */
 export function twinMediaArena(twinUrl: string, collections: readonly PagedCollection[] = TWIN_COLLECTIONS): MediaArena {
   const apiUrl = `${twinUrl}${MEDIA_CONTRACT.edgePrefix}`;
+  const provider = twinMediaProvider({ twinUrl, apiUrl }, 'mock', { userAgent: USER_AGENT });
   return {
     kind: 'twin',
     apiUrl,
     collections,
-    client: () => unretried(apiUrl, USER_AGENT),
+    client: () => provider.client(UNRETRIED),
     signIn: async (user) => {
       const { email, password } = MEDIA_SEED.users[user];
-      const client = unretried(apiUrl, USER_AGENT);
+      const client = provider.client(UNRETRIED);
       await client.token({ username: email, password });
       return client;
     },
-    reset: async () => {
-      const res = await fetch(`${twinUrl}/__twin/reset`, { method: 'POST' });
-      await res.body?.cancel();
-      if (res.status !== 200) throw new Error(`media twin reset answered ${res.status}`);
-    },
+    reset: async () => void (await provider.control!.reset()),
   };
 }
 
-/** The configured live service: read as it is. */
+/** The configured live service: read as it is, through the worker's guard like the suites' clients. */
 export function liveMediaArena(config: LiveMediaConfig, collections: readonly PagedCollection[] = LIVE_COLLECTIONS): MediaArena {
-  return { kind: 'live', apiUrl: config.apiUrl, collections, client: () => unretried(config.apiUrl, HARNESS_USER_AGENT, config.token, liveRequestGuard()) };
+  const provider = liveMediaProvider(config, harnessConfig().target);
+  return {
+    kind: 'live',
+    apiUrl: config.apiUrl,
+    collections,
+    client: () => provider.client({ ...UNRETRIED, ...(config.token ? { token: config.token } : {}) }),
+  };
 }
 
 export interface OpenMediaArena {

@@ -4,14 +4,12 @@
  * control API and time is virtual, or the configured live store, which can be
  * read but not arranged, on wall-clock time.
  */
-import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
-import { StoreClient } from '../../src/clients/store/StoreClient.ts';
+import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import type { Exchange } from '../../src/clients/store/types.ts';
 import type { Clock } from '../../src/clock/Clock.ts';
-import { systemClock } from '../../src/clock/Clock.ts';
-import { harnessConfig, liveStoreBaseUrl, type LiveStoreConfig } from '../../src/config/harnessConfig.ts';
-import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
-import { StoreTwinControl, TwinLinkedClock, type CreateStoreOptions, type TwinStoreInfo } from '../../src/testing/StoreTwinControl.ts';
+import { harnessConfig } from '../../src/config/harnessConfig.ts';
+import { liveStoreProvider, twinStoreProvider, type ProviderStore, type StoreProvider } from '../../src/providers/store/storeProvider.ts';
+import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 
 /** One store a case works on. */
 export interface ArenaStore {
@@ -43,69 +41,49 @@ export interface StoreArena {
 const USER_AGENT = 'api-contract-harness properties (https://example.invalid/api-contract-harness)';
 
 /**
- * Clients never retry on the twin, so every answer is seen. On live a paced
- * client retries a 429 (after the Reset it names): the bucket is shared with
- * the previous tests and the world, which a fresh pacer cannot know of.
+ * A provider's store as a property sees it. Clients never retry on the twin, so
+ * every answer is seen. On live a paced client retries a 429 (after the Reset it
+ * names): the bucket is shared with the previous tests and the world, which a
+ * fresh pacer cannot know of.
  */
-function clientFor(baseUrl: string, token: string, userAgent: string, clock: Clock, secrets: string[], live = false) {
-  // Live: through the worker's guard like the suites' clients (the request budget, the write flag).
-  const guard = live ? liveRequestGuard() : undefined;
-  return (options: Parameters<ArenaStore['client']>[0] = {}): StoreClient =>
-    new StoreClient({
-      baseUrl,
-      token: options.token ?? token,
-      userAgent,
-      clock: options.clock ?? clock,
-      pace: options.pace ?? false,
-      retry: { maxRetries: live && options.pace ? 3 : 0 },
-      secrets: [...secrets, ...(options.token ? [options.token] : [])],
-      ...(guard ? { dispatcher: guard.dispatcher('store') } : {}),
-      onExchange: (exchange) => {
-        guard?.sent('store', exchange);
-        options.onExchange?.(exchange);
-      },
-    });
+function arenaStore(store: ProviderStore, live: boolean): ArenaStore {
+  const control = store.twin?.control;
+  const storeId = Number(store.storeId);
+  return {
+    baseUrl: store.baseUrl,
+    languages: store.languages,
+    mainLanguage: store.mainLanguage,
+    token: store.token,
+    clock: store.clock,
+    client: (options = {}) =>
+      store.client({
+        pace: options.pace ?? false,
+        retry: { maxRetries: live && options.pace ? 3 : 0 },
+        clock: options.clock ?? store.clock,
+        ...(options.token ? { token: options.token } : {}),
+        ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+      }),
+    ...(control ? { addToken: async () => (await control.addToken(storeId)).token } : {}),
+    close: () => store.close(),
+  };
 }
 
 /** A twin at `twinUrl` (its origin): every store is created for the case and deleted after it. */
 export function twinArena(twinUrl: string, userAgent = USER_AGENT): StoreArena {
-  const control = new StoreTwinControl(twinUrl);
-  const openTwinStore = async (options: CreateStoreOptions = {}): Promise<ArenaStore> => {
-    const info: TwinStoreInfo = await control.createStore({ clock: 'virtual', ...options });
-    const clock = new TwinLinkedClock(control, info.storeId, info.now);
-    return {
-      baseUrl: info.baseUrl,
-      languages: info.languages,
-      mainLanguage: info.mainLanguage,
-      token: info.token,
-      clock,
-      client: clientFor(info.baseUrl, info.token, userAgent, clock, [info.token]),
-      addToken: async () => (await control.addToken(info.storeId)).token,
-      close: () => control.deleteStore(info.storeId).catch(() => undefined),
-    };
-  };
+  const provider = twinStoreProvider({ twinUrl, userAgent }, 'mock');
+  const openTwinStore = async (options: CreateStoreOptions = {}): Promise<ArenaStore> => arenaStore(await provider.openStore(options), false);
   return { kind: 'twin', openTwinStore, openStore: openTwinStore, allowWrites: true };
 }
 
 /** The configured live store: read as it is; nothing about it can be arranged. */
-export function liveArena(config: LiveStoreConfig, languages: { languages: string[]; mainLanguage: string }): StoreArena {
-  const baseUrl = liveStoreBaseUrl(config, STORE_CONTRACT.version);
-  const store: ArenaStore = {
-    baseUrl,
-    languages: languages.languages,
-    mainLanguage: languages.mainLanguage,
-    token: config.token,
-    clock: systemClock,
-    client: clientFor(baseUrl, config.token, config.userAgent, systemClock, [config.token], true),
-    close: async () => undefined,
-  };
+export function liveArena(provider: StoreProvider): StoreArena {
   return {
     kind: 'live',
     openTwinStore: () => {
       throw new Error('openTwinStore needs the twin target: this property arranges state only the twin can (tag it @twin-only).');
     },
-    openStore: async () => store,
-    allowWrites: config.allowWrites,
+    openStore: async () => arenaStore(await provider.openStore(), true),
+    allowWrites: provider.allowWrites,
   };
 }
 
@@ -113,11 +91,7 @@ export function liveArena(config: LiveStoreConfig, languages: { languages: strin
 export async function storeArenaForTarget(): Promise<StoreArena> {
   const config = harnessConfig();
   if (config.store.mode === 'twin') return twinArena(config.store.twinUrl, config.store.userAgent);
-  const live = config.store;
-  if (live.mode === 'off') throw new Error(`storeArenaForTarget: ${live.reason}`);
-  // The store's languages, read once through a paced client: GET /store costs one request of the budget.
-  const probe = new StoreClient({ baseUrl: liveStoreBaseUrl(live, STORE_CONTRACT.version), token: live.token, userAgent: live.userAgent });
-  const info = await probe.getStore().catch(() => undefined);
-  const languages = info?.languages?.length ? [...info.languages] : [];
-  return liveArena(live, { languages, mainLanguage: info?.mainLanguage ?? languages[0] ?? '' });
+  if (config.store.mode === 'off') throw new Error(`storeArenaForTarget: ${config.store.reason}`);
+  // The store's languages are read once, through the provider, within the request budget.
+  return liveArena(liveStoreProvider(config.store, config.target));
 }
