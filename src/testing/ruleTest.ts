@@ -206,3 +206,12 @@ function redactedError(error: unknown, secrets: readonly string[]): unknown {
   if (error.stack) error.stack = redactText(error.stack, secrets);
   return error;
 }
+
+/**
+ * What every API's `verifies` shares: the title and details of a rule-named test, and the runner of
+ * its body. The fixtures' own `verifies` keep only the destructuring Playwright reads fixture names from.
+ */
+export function ruleTestParts(catalogue: RuleCatalogue, ruleId: string, variant: string, options: TestOptions, skip: (reason: string) => void) {
+  const meta = ruleTestMeta(catalogue, ruleId, variant, options);
+  return { ...meta, run: (ctx: RuleContext, testInfo: TestInfo, body: () => Promise<void>) => runUnderRule(meta.rule, ctx, testInfo, skip, body) };
+}
