@@ -5,11 +5,12 @@
  */
 import { defineConfig } from 'allure';
 import { reportCategories } from './src/reporting/categories.ts';
+import { allureHistoryPath } from './src/config/env.ts';
 
 export default defineConfig({
   name: 'API contract harness',
   output: 'reports/allure-report',
-  historyPath: process.env.ALLURE_HISTORY_PATH ?? 'reports/history/history.jsonl',
+  historyPath: allureHistoryPath(),
   historyLimit: 60,
   categories: { rules: reportCategories() },
   plugins: {

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { GATE_RUNS } from '../scripts/lib/gateRuns.ts';
+import { processEnv } from '../src/config/env.ts';
 
 const TARGET_SECONDS = 90;
 const LOG = 'reports/bench/gate.log';
@@ -107,7 +108,7 @@ function runGate(): Promise<{ code: number; seconds: number }> {
   const log = createWriteStream(LOG);
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/gate.ts'], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/gate.ts'], { env: { ...processEnv(), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     // The gate's own progress lines ("gate: … started/finished") are shown; the test output goes to the log.
     child.stdout.on('data', (chunk: Buffer) => {
       log.write(chunk);

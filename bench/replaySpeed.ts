@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { processEnv } from '../src/config/env.ts';
 
 interface Run {
   name: string;
@@ -29,7 +30,7 @@ function run(name: string, command: string[], env: Record<string, string>): Run 
   const started = performance.now();
   const child = spawnSync(process.execPath, command, {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, HARNESS_RUN_NAME: runName, CI: '1' },
+    env: { ...processEnv(), ...env, HARNESS_RUN_NAME: runName, CI: '1' },
   });
   const seconds = (performance.now() - started) / 1000;
   if (child.status !== 0) console.error(`${name}: exited ${child.status}`);

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { recordingsDir } from '../src/recording/cassette.ts';
 import { compareRecordings, recordingsProblem } from '../src/recording/drift.ts';
 import { driftSummary, writeDriftReport } from '../src/recording/driftReport.ts';
+import { processEnv } from '../src/config/env.ts';
 
 function parseArgs(argv: readonly string[]): { fresh?: string; rest: string[] } | string {
   const rest: string[] = [];
@@ -37,7 +38,7 @@ function parseArgs(argv: readonly string[]): { fresh?: string; rest: string[] } 
 /** npm run record into dir, with the user's environment (their live endpoints and tokens). */
 function recordInto(dir: string, args: readonly string[]): Promise<number> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['scripts/record.ts', ...args], { stdio: 'inherit', env: { ...process.env, RECORDINGS_DIR: dir } });
+    const child = spawn(process.execPath, ['scripts/record.ts', ...args], { stdio: 'inherit', env: { ...processEnv(), RECORDINGS_DIR: dir } });
     child.on('error', () => done(1));
     child.on('exit', (code) => done(code ?? 1));
   });

@@ -30,11 +30,12 @@ import { loadConfig } from '../src/config/harnessConfig.ts';
 import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/environmentInfo.ts';
 import { useCompileCache } from '../src/config/compileCache.ts';
 import { API_PROJECTS, GATE_RUNS } from './lib/gateRuns.ts';
+import { gateLivePort, onCI, processEnv } from '../src/config/env.ts';
 
 // Before any child starts: every run, worker and twin process inherits it.
 useCompileCache();
 
-const LIVE_PATH_PORT = Number(process.env.GATE_LIVE_PORT ?? 4110);
+const LIVE_PATH_PORT = gateLivePort();
 const LIVE_PATH_MEDIA_PORT = LIVE_PATH_PORT + 10;
 /** Where the gate's own recording goes, and the log its runs write (both scanned for tokens). */
 const GATE_RECORDINGS = 'reports/recordings';
@@ -90,7 +91,7 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
       }),
       RECORDINGS_DIR: GATE_RECORDINGS,
     };
-    const recorded = loadConfig({ ...process.env, ...liveEnv, HARNESS_TARGET: 'record' });
+    const recorded = loadConfig({ ...processEnv(), ...liveEnv, HARNESS_TARGET: 'record' });
     writeRecordedTarget(GATE_RECORDINGS, recorded.store, recorded.media);
     record = await run(
       'gate-record',
@@ -161,7 +162,7 @@ async function main(): Promise<number> {
   if (stalePacts.length > 0) {
     const what = `the consumer tests wrote pact files that differ from the committed ones (${stalePacts.join(', ')})`;
     // In CI that is a contract change nobody reviewed; on a laptop it is the change to commit.
-    if (process.env.CI) console.error(`gate: ${what}. Fix: run npm test locally and commit contracts/pacts, so the change shows in review.`);
+    if (onCI()) console.error(`gate: ${what}. Fix: run npm test locally and commit contracts/pacts, so the change shows in review.`);
     else console.log(`gate: ${what}: review them (git diff contracts/pacts) and commit them with the change.`);
   }
 
@@ -186,7 +187,7 @@ async function main(): Promise<number> {
       total.failed += 1;
     }
   }
-  const pactsOk = !process.env.CI || stalePacts.length === 0;
+  const pactsOk = !onCI() || stalePacts.length === 0;
   if (!pactsOk) total.failed += 1;
   if (!seedsInStep) total.failed += 1;
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all ${runs.length} runs`);

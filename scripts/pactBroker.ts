@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONSUMERS, PACT_DIR } from '../contracts/pactNames.ts';
+import { processEnv } from '../src/config/env.ts';
 
 /** The repository root: git, the pact directory and the broker client all run from here, whatever the cwd. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -271,7 +272,7 @@ function run(binary: string, command: BrokerCommand): Promise<number> {
   });
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()): Promise<number> {
   const [subcommand, ...rest] = argv;
   if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help' || rest.includes('--help')) {
     console.log(USAGE);

@@ -19,8 +19,9 @@ import { recordingsDir } from '../src/recording/cassette.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { environmentSecrets } from '../src/recording/session.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
+import { runName, setProcessVariable } from '../src/config/env.ts';
 
-process.env.HARNESS_TARGET = 'record';
+setProcessVariable('HARNESS_TARGET', 'record');
 const config = announceTarget('npm run record: recording the store and media suites and the pact verifications');
 if (!config) process.exit(2);
 if (config.store.mode !== 'live' || config.media.mode !== 'live') throw new Error('record runs against live configurations only');
@@ -47,7 +48,7 @@ const code = await runTool(
   ['test', '--project=store', '--project=media', '--project=contracts-verify', '--no-deps', '--workers=1', ...selection],
   {
     HARNESS_TARGET: 'record',
-    HARNESS_RUN_NAME: process.env.HARNESS_RUN_NAME ?? 'record',
+    HARNESS_RUN_NAME: runName() ?? 'record',
   },
 );
 const seconds = ((Date.now() - started) / 1000).toFixed(1);

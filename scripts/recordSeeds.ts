@@ -8,6 +8,8 @@
 import { spawn } from 'node:child_process';
 import { DEFAULT_KITSU_MOCK_PORT, DEFAULT_STORE_MOCK_PORT } from '../src/config/harnessConfig.ts';
 import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
+import { processEnv } from '../src/config/env.ts';
+import { recordingsDir } from '../src/config/recordedTarget.ts';
 
 export const SEED_USER_AGENT = 'api-contract-harness seed recording (https://example.invalid/api-contract-harness)';
 
@@ -24,8 +26,8 @@ try {
     const child = spawn(process.execPath, ['scripts/record.ts', ...process.argv.slice(2)], {
       stdio: 'inherit',
       env: {
-        ...process.env,
-        RECORDINGS_DIR: process.env.RECORDINGS_DIR ?? 'recordings',
+        ...processEnv(),
+        RECORDINGS_DIR: recordingsDir(),
         ...twinAsLiveEnv({
           storeUrl: `http://127.0.0.1:${storePort}`,
           mediaUrl: `http://127.0.0.1:${mediaPort}/api/edge`,

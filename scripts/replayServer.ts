@@ -11,6 +11,7 @@ import { readPort } from '../src/config/harnessConfig.ts';
 import { recordingsDir, type RecordingApi } from '../src/recording/cassette.ts';
 import { readRecordedTarget, type RecordedTarget } from '../src/recording/recordedTarget.ts';
 import { CASSETTE_HEADER, cassettesOf, REPLAY_HEADER, startReplayServer, type ReplayServer } from '../src/recording/replayServer.ts';
+import { processEnv } from '../src/config/env.ts';
 
 const PORTS = {
   store: { variable: 'REPLAY_STORE_PORT', fallback: 4410 },
@@ -21,8 +22,8 @@ async function main(): Promise<number> {
   const root = recordingsDir();
   const problems: string[] = [];
   const ports = {
-    store: readPort(process.env, PORTS.store.variable, PORTS.store.fallback, problems),
-    media: readPort(process.env, PORTS.media.variable, PORTS.media.fallback, problems),
+    store: readPort(processEnv(), PORTS.store.variable, PORTS.store.fallback, problems),
+    media: readPort(processEnv(), PORTS.media.variable, PORTS.media.fallback, problems),
   };
   if (problems.length > 0) {
     console.error(new ConfigError(problems).message);

@@ -2,6 +2,7 @@
  * The benches' variables, read and checked once: a bad value stops the run
  * before anything starts, with a message naming the variable and the fix.
  */
+import { variable as readVariable } from '../../src/config/env.ts';
 export interface BenchEnv {
   /** BENCH_SECONDS: measured seconds per throughput row (after a warm-up). */
   readonly seconds: number;
@@ -18,7 +19,7 @@ export class BenchEnvError extends Error {}
 const MAX_STORE_PRODUCTS = 20_000;
 
 function wholeNumber(variable: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[variable]?.trim();
+  const raw = readVariable(variable)?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || value < min || value > max) {
@@ -30,7 +31,7 @@ function wholeNumber(variable: string, fallback: number, min: number, max: numbe
 }
 
 function storeSizes(variable: string, fallback: readonly number[]): readonly number[] {
-  const raw = process.env[variable]?.trim();
+  const raw = readVariable(variable)?.trim();
   if (raw === undefined || raw === '') return fallback;
   const sizes = raw.split(',').map((part) => part.trim());
   if (!sizes.every((size) => /^\d+$/.test(size) && Number(size) >= 1 && Number(size) <= MAX_STORE_PRODUCTS)) {

@@ -8,6 +8,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage } from './childMessages.ts';
+import { processEnv } from '../../src/config/env.ts';
 
 /** The child entries of this folder, wherever the bench is started from. */
 export const CHILD_ENTRIES = {
@@ -84,7 +85,7 @@ export function forkServer(entry: string, args: readonly string[] = [], { init, 
 
 /** Spawns a program (Prism) as a tracked child; its output is dropped unless it fails to start. */
 export function spawnServer(command: string, args: readonly string[], env: Record<string, string>): ChildProcess {
-  return track(spawn(command, [...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return track(spawn(command, [...args], { env: { ...processEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** SIGTERM, then SIGKILL if the child is still there after a few seconds. */

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { processEnv } from '../../src/config/env.ts';
 
 const TOOLS = {
   playwright: 'node_modules/@playwright/test/cli.js',
@@ -25,7 +26,7 @@ export function runTool(tool: Tool, args: string[], env: NodeJS.ProcessEnv = {},
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [TOOLS[tool], ...args], {
       stdio: typeof output === 'string' ? output : ['inherit', 'pipe', 'pipe'],
-      env: { ...process.env, PACT_DO_NOT_TRACK: 'true', ...env },
+      env: { ...processEnv(), PACT_DO_NOT_TRACK: 'true', ...env },
     });
     if (typeof output === 'object') {
       mkdirSync(dirname(output.log), { recursive: true });

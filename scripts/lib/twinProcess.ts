@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
+import { processEnv } from '../../src/config/env.ts';
 
 /** The seeded store the live path verifies (src/twins/store/seed.ts). */
 export const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' } as const;
@@ -13,7 +14,7 @@ export const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' } as cons
 /** Starts `npm run mock`'s entry on the given ports; resolves once both twins answer (bounded: 10 s). */
 export async function startTwinProcess(storePort: number, mediaPort: number, stdio: 'ignore' | 'inherit' = 'ignore'): Promise<ChildProcess> {
   const twin = spawn(process.execPath, ['src/twins/main.ts'], {
-    env: { ...process.env, STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort) },
+    env: { ...processEnv(), STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort) },
     stdio: ['ignore', 'ignore', stdio],
   });
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { processEnv } from '../config/env.ts';
 
 const PACKAGE = '@sparticuz/chromium';
 
@@ -63,7 +64,7 @@ async function unpackOnce(): Promise<BundledChromium> {
       mkdirSync(dirname(dir), { recursive: true });
       partial = mkdtempSync(`${dir}.partial-`);
       await promisify(execFile)(process.execPath, ['--input-type=module', '-e', UNPACK, moduleUrl, join(packageDir, 'bin')], {
-        env: { ...process.env, TMPDIR: partial },
+        env: { ...processEnv(), TMPDIR: partial },
         timeout: 120_000,
       });
       renameSync(partial, dir);

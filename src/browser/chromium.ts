@@ -13,6 +13,7 @@ import { accessSync, constants } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import type { LaunchOptions } from '@playwright/test';
 import { bundledChromium } from './bundledChromium.ts';
+import { processEnv } from '../config/env.ts';
 
 /** Flags for a headless run in a container: no sandbox, GPU or background traffic. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -54,7 +55,7 @@ function isExecutable(path: string): boolean {
 
 /** This machine. */
 export function currentHost(): ChromiumHost {
-  return { env: process.env, platform: process.platform, arch: process.arch, isExecutable };
+  return { env: processEnv(), platform: process.platform, arch: process.arch, isExecutable };
 }
 
 /** The first chromium on the host's PATH, or undefined. */

@@ -6,11 +6,12 @@
  *   node src/ci/leakCheck.ts reports     exit 1 when a file holds a token
  */
 import { leakScan } from '../recording/leakScan.ts';
+import { processEnv } from '../config/env.ts';
 
 const TOKEN_VARIABLES = ['STORE_ACCESS_TOKEN', 'KITSU_ACCESS_TOKEN'] as const;
 
 /** The files under dirs that hold one of the environment's tokens (tokens shorter than 4 characters are not looked for). */
-export function leakedFiles(dirs: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+export function leakedFiles(dirs: readonly string[], env: Readonly<Record<string, string | undefined>> = processEnv()): string[] {
   const tokens = TOKEN_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((token) => token.length >= 4);
   return leakScan(dirs, tokens);
 }

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { CREDENTIAL_PARAM, isCredentialHeader, SCHEME_AND_CREDENTIALS } from '../http/redact.ts';
 import type { Interaction } from './cassette.ts';
+import { processEnv } from '../config/env.ts';
 
 const STAND_IN = /^redacted-[0-9a-f]{8}(@example\.invalid)?$/;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
@@ -34,7 +35,7 @@ export function standIn(value: string): string {
 }
 
 /** RECORD_REDACT_PATTERNS: regular expressions, one per line; a bad one is an error that names it. */
-export function patternsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): RegExp[] {
+export function patternsFromEnv(env: Readonly<Record<string, string | undefined>> = processEnv()): RegExp[] {
   const raw = env.RECORD_REDACT_PATTERNS ?? '';
   return raw
     .split('\n')

@@ -19,6 +19,7 @@ import { loadRules, normaliseCassette, type NormalisationRules } from './normali
 import { patternsFromEnv, redactInteraction, type RecordingRedaction } from './redactRecording.ts';
 import { parseBody, ReplayBook, servedAnswer } from './replayBook.ts';
 import { useUniqueSeed } from './uniqueSource.ts';
+import { processEnv } from '../config/env.ts';
 
 export interface CassetteId {
   readonly root: string;
@@ -89,7 +90,7 @@ async function installCapture(): Promise<void> {
 }
 
 /** The secrets a recording must never hold: every credential the environment gives the harness. */
-export function environmentSecrets(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+export function environmentSecrets(env: Readonly<Record<string, string | undefined>> = processEnv()): string[] {
   return ['STORE_ACCESS_TOKEN', 'KITSU_ACCESS_TOKEN', 'KITSU_PASSWORD', 'STORE_CLIENT_SECRET']
     .map((name) => env[name]?.trim() ?? '')
     .filter((value) => value.length >= 4);

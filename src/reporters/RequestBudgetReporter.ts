@@ -21,6 +21,7 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import { harnessConfig } from '../config/harnessConfig.ts';
 import { liveRequestsOf, NO_REQUESTS, type LiveRequestCount } from '../testing/liveRequestCount.ts';
 import { LEDGER_VARIABLE } from '../testing/LiveRequestGuard.ts';
+import { processEnv } from '../config/env.ts';
 
 /** What a property spent, from its `budget` annotation (properties/support/liveBudget.ts, budgetAnnotation). */
 const PROPERTY_BUDGET = /^(\d+) of \d+ requests \(LIVE_RATE_BUDGET\)/;
@@ -35,7 +36,7 @@ export interface RequestBudgetOptions {
   /** LIVE_REQUEST_BUDGET; undefined on the twins and replays (default: the harness configuration). */
   budget?: number | undefined;
   log?: (message: string) => void;
-  /** Where the workers will find the ledger's name (default process.env, which they inherit). */
+  /** Where the workers will find the ledger's name (default the process environment, which they inherit). */
   workerEnv?: Record<string, string | undefined>;
 }
 
@@ -52,7 +53,7 @@ export default class RequestBudgetReporter implements Reporter {
   constructor(options: RequestBudgetOptions = {}) {
     this.#budget = 'budget' in options ? options.budget : harnessConfig().liveRequestBudget;
     this.#log = options.log ?? ((message) => console.error(message));
-    this.#workerEnv = options.workerEnv ?? process.env;
+    this.#workerEnv = options.workerEnv ?? processEnv();
   }
 
   onBegin(): void {

@@ -10,6 +10,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { CATALOGUES } from '../rules/catalogues.ts';
 import { NOT_VERIFIED, ruleIdsOf } from '../testing/ruleTest.ts';
 import { tallyRules, unverifiedLines, unverifiedMarkdown, writeUnverifiedAllureResult, type RuleTally } from '../reporting/unverifiedRules.ts';
+import { ruleGateApis, targetName } from '../config/env.ts';
 
 interface Verification {
   title: string;
@@ -26,7 +27,7 @@ interface CoverageFile {
 
 export default class RuleCoverageReporter implements Reporter {
   readonly #dir: string;
-  readonly #target = process.env.HARNESS_TARGET?.trim() || 'mock';
+  readonly #target = targetName();
   readonly #byTest = new Map<TestCase, { rule: string; v: Verification }[]>();
 
   readonly #log: (message: string) => void;
@@ -74,10 +75,7 @@ export default class RuleCoverageReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const rules: Record<string, Verification[]> = {};
     for (const entries of this.#byTest.values()) for (const { rule, v } of entries) (rules[rule] ??= []).push(v);
-    const gate = (process.env.HARNESS_RULE_GATE ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const gate = ruleGateApis();
     // A run that verifies no rule (npm test's run of the harness's own unit tests) leaves its target's coverage
     // to the run of the same target that does: written over by nothing, it would read "no test" for every rule.
     if (Object.keys(rules).length === 0 && gate.length === 0) return undefined;

@@ -9,6 +9,7 @@
 import { CATALOGUES } from '../rules/catalogues.ts';
 import type { Rule } from '../rules/Rule.ts';
 import { ruleSpecLink } from './specLinks.ts';
+import { processEnv } from '../config/env.ts';
 
 export const API_EPICS: Readonly<Record<string, string>> = {
   store: 'Store Commerce API',
@@ -117,7 +118,7 @@ function describeRule(rule: Rule): string {
   return `**${rule.id}**: ${rule.text}\n\nFrom ${from}, section “${rule.section}”.${drift}`;
 }
 
-export function allureMetaFor(test: TestIdentity, target: string, env: NodeJS.ProcessEnv = process.env): AllureMeta {
+export function allureMetaFor(test: TestIdentity, target: string, env: NodeJS.ProcessEnv = processEnv()): AllureMeta {
   const rules = test.ruleIds.map(ruleOf).filter((rule): rule is Rule => rule !== undefined);
   const api = apiOf(test);
   const layer = layerOf(test.project);

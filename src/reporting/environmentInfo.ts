@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseEnvInfo, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
 import type { HarnessConfig } from '../config/harnessConfig.ts';
+import { processEnv } from '../config/env.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const VERSIONED = ['@playwright/test', '@pact-foundation/pact', 'allure-playwright', 'undici', 'nock', 'fast-check', 'ajv'];
@@ -33,14 +34,14 @@ function versionOf(pkg: string): string {
 }
 
 /** The commit under test: CI's variable when set, else git's, else unknown. */
-export function commitOf(env: NodeJS.ProcessEnv = process.env): string {
+export function commitOf(env: NodeJS.ProcessEnv = processEnv()): string {
   const fromCi = env.GITHUB_SHA?.trim() || env.CI_COMMIT_SHA?.trim();
   if (fromCi) return fromCi.slice(0, 12);
   const git = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
   return git.status === 0 ? git.stdout.trim() : 'unknown';
 }
 
-export function environmentInfo(config: HarnessConfig, runName: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function environmentInfo(config: HarnessConfig, runName: string, env: NodeJS.ProcessEnv = processEnv()): Record<string, string> {
   const store =
     config.store.mode === 'off'
       ? '(not configured)'

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Rule } from '../rules/Rule.ts';
+import { processEnv } from '../config/env.ts';
 
 /** The contract and the field notes of each API, by the prefix of its rule ids. */
 export const SPEC_FILES: Readonly<Record<string, { spec: string; fieldNotes: string }>> = {
@@ -68,7 +69,7 @@ export function ruleSpecFile(rule: Rule): string {
 }
 
 /** The URL of the rule's section, named for the report. */
-export function ruleSpecLink(rule: Rule, env: NodeJS.ProcessEnv = process.env): { name: string; url: string } {
+export function ruleSpecLink(rule: Rule, env: NodeJS.ProcessEnv = processEnv()): { name: string; url: string } {
   const file = ruleSpecFile(rule);
   const where = file.includes('field-notes') ? 'field notes' : 'spec';
   return { name: `${where}: ${rule.section}`, url: `${specBaseUrl(env)}${file}#${headingAnchor(rule.section)}` };

@@ -19,6 +19,7 @@ import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { Exchange } from '../http/Exchange.ts';
 import { registerOutsideAdmission } from '../http/outsideAdmission.ts';
 import { harnessConfig } from '../config/harnessConfig.ts';
+import { variable } from '../config/env.ts';
 
 export type LiveApi = 'store' | 'media';
 
@@ -199,7 +200,7 @@ export function liveRequestGuard(): LiveRequestGuard | undefined {
   const config = harnessConfig();
   const budget = config.liveRequestBudget;
   if (budget === undefined) return undefined;
-  shared ??= new LiveRequestGuard(budget, process.env[LEDGER_VARIABLE] || undefined, {
+  shared ??= new LiveRequestGuard(budget, variable(LEDGER_VARIABLE) || undefined, {
     store: config.store.allowWrites,
     media: config.media.allowWrites,
   });

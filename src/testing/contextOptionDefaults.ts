@@ -12,6 +12,7 @@
  * (nothing here sets it).
  */
 import type { PlaywrightTestOptions } from '@playwright/test';
+import { playwrightBaseUrl } from '../config/env.ts';
 
 type ContextOption = keyof Omit<PlaywrightTestOptions, 'contextOptions' | 'actionTimeout' | 'navigationTimeout' | 'testIdAttribute'>;
 
@@ -42,7 +43,7 @@ export const CONTEXT_OPTION_DEFAULTS: { [K in ContextOption]: PlaywrightTestOpti
   timezoneId: undefined,
   userAgent: undefined,
   viewport: { width: 1280, height: 720 },
-  baseURL: process.env.PLAYWRIGHT_TEST_BASE_URL,
+  baseURL: playwrightBaseUrl(),
 };
 
 /** The same, as option fixtures for `test.extend`: `[value, { option: true, box: true }]`. */

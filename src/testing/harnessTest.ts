@@ -11,12 +11,14 @@ import { getGlobalTestRuntimeWithAutoconfig, type TestRuntime } from 'allure-js-
 import { allureMetaFor } from '../reporting/allureMeta.ts';
 import { ruleIdsOf } from './ruleTest.ts';
 import { contextOptionFixtures } from './contextOptionDefaults.ts';
+import { targetName } from '../config/env.ts';
+import { recordingsDir } from '../config/recordedTarget.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The target of this run, read without validating: a unit test may run with odd variables on purpose. */
 function runTarget(): string {
-  return process.env.HARNESS_TARGET?.trim() || 'mock';
+  return targetName();
 }
 
 /**
@@ -44,9 +46,7 @@ export const test = base.extend<{ allureLabels: void }>({
         runTarget(),
       );
       // Replays of different cassettes are different runs.
-      const parameters = /^(record|replay)$/.test(runTarget())
-        ? [...meta.parameters, { name: 'recordings', value: process.env.RECORDINGS_DIR?.trim() || 'recordings' }]
-        : meta.parameters;
+      const parameters = /^(record|replay)$/.test(runTarget()) ? [...meta.parameters, { name: 'recordings', value: recordingsDir() }] : meta.parameters;
       const { labels, links, description } = meta;
       const runtime = await getGlobalTestRuntimeWithAutoconfig();
       // One message, and no step: one Allure call per label, link and parameter, each a step, was a tenth of a media

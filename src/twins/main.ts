@@ -8,6 +8,7 @@ import { MEDIA_SEED } from './media/seedFacts.ts';
 import { startMediaTwin } from './media/server.ts';
 import { SEEDED_STORES } from './store/seed.ts';
 import { startStoreTwin } from './store/server.ts';
+import { mediaTwinClock, variable as readVariable } from '../config/env.ts';
 
 const HOST = '127.0.0.1';
 
@@ -21,7 +22,7 @@ class MockConfigError extends Error {}
 
 /** Reads a port variable once, at start. */
 function readPort(variable: string, fallback: number): number {
-  const raw = process.env[variable];
+  const raw = readVariable(variable);
   if (raw === undefined || raw.trim() === '') return fallback;
   const port = Number(raw.trim());
   if (!/^\d+$/.test(raw.trim()) || port < 1 || port > 65_535) {
@@ -46,12 +47,12 @@ async function main(): Promise<void> {
   let mediaPort: number;
   // The suites' own run (playwright.config.ts) asks for a virtual media clock so tests can move it;
   // people running `npm run mock` get the real one.
-  const mediaClock = process.env.KITSU_MOCK_CLOCK === 'virtual' ? 'virtual' : 'real';
+  const mediaClock = mediaTwinClock() === 'virtual' ? 'virtual' : 'real';
   try {
     storePort = readPort('STORE_MOCK_PORT', 4010);
     mediaPort = readPort('KITSU_MOCK_PORT', 4020);
-    if (!['', 'real', 'virtual'].includes(process.env.KITSU_MOCK_CLOCK ?? '')) {
-      throw new MockConfigError(`KITSU_MOCK_CLOCK is "${process.env.KITSU_MOCK_CLOCK}". Set it to real (the default) or virtual.`);
+    if (!['', 'real', 'virtual'].includes(mediaTwinClock() ?? '')) {
+      throw new MockConfigError(`KITSU_MOCK_CLOCK is "${mediaTwinClock()}". Set it to real (the default) or virtual.`);
     }
   } catch (error) {
     if (!(error instanceof MockConfigError)) throw error;

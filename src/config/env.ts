@@ -1,0 +1,59 @@
+/**
+ * The process environment is read here and in the rest of src/config, nowhere
+ * else (`npm run lint` holds every other file to it; tests/unit/lint shows it).
+ * loadConfig (harnessConfig.ts) validates what a run is pointed at; the readers
+ * below name the other variables the harness and its commands read, each with
+ * what it means. A module that takes an `env` record (so a test can pass its own)
+ * defaults it to `processEnv()`; a child process inherits `processEnv()`.
+ */
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The whole environment: for an `env` parameter's default and for what a child process inherits. */
+export function processEnv(): NodeJS.ProcessEnv {
+  return process.env;
+}
+
+/** Sets a variable for this process and every child it starts (the one place the harness writes the environment). */
+export function setProcessVariable(name: string, value: string): void {
+  process.env[name] = value;
+}
+
+const trimmed = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
+
+/** CI: set by CI systems; the gate and the runner are stricter there (forbidOnly, committed pacts). */
+export const onCI = (env: Env = processEnv()): boolean => !!trimmed(env, 'CI');
+
+/** HARNESS_TARGET as given (loadConfig validates it): mock, live, record or replay. */
+export const targetName = (env: Env = processEnv()): string => trimmed(env, 'HARNESS_TARGET') ?? 'mock';
+
+/** HARNESS_RUN_NAME: which of npm test's runs this is (its reports and pacts are kept apart); the target when unset. */
+export const runName = (env: Env = processEnv()): string | undefined => trimmed(env, 'HARNESS_RUN_NAME');
+
+/** HARNESS_RULE_GATE: the APIs whose every rule must have a test in this run (the twins' run of npm test). */
+export const ruleGateApis = (env: Env = processEnv()): string[] =>
+  (env.HARNESS_RULE_GATE ?? '')
+    .split(',')
+    .map((api) => api.trim())
+    .filter(Boolean);
+
+/** HARNESS_BLOB_REPORT=1: a shard of a CI matrix writes a blob report for the merge job. */
+export const blobReport = (env: Env = processEnv()): boolean => env.HARNESS_BLOB_REPORT === '1';
+
+/** TEST_WORKER_INDEX: set by Playwright in its workers; the config skips what only the main process needs. */
+export const inPlaywrightWorker = (env: Env = processEnv()): boolean => env.TEST_WORKER_INDEX !== undefined;
+
+/** PLAYWRIGHT_TEST_BASE_URL: Playwright's own default for `baseURL`. */
+export const playwrightBaseUrl = (env: Env = processEnv()): string | undefined => trimmed(env, 'PLAYWRIGHT_TEST_BASE_URL');
+
+/** KITSU_MOCK_CLOCK: the media twin's clock, real (default) or virtual; anything else is an error of the caller's. */
+export const mediaTwinClock = (env: Env = processEnv()): string => env.KITSU_MOCK_CLOCK ?? '';
+
+/** ALLURE_HISTORY_PATH: where the Allure report keeps its history from run to run. */
+export const allureHistoryPath = (env: Env = processEnv()): string => env.ALLURE_HISTORY_PATH ?? 'reports/history/history.jsonl';
+
+/** GATE_LIVE_PORT: the first port of the gate's twin processes for its live path (4110 unless set). */
+export const gateLivePort = (env: Env = processEnv()): number => Number(env.GATE_LIVE_PORT ?? 4110);
+
+/** A variable by name, for the few readers whose variable is itself a parameter (a ledger file, a bench knob). */
+export const variable = (name: string, env: Env = processEnv()): string | undefined => env[name];
