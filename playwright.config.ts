@@ -79,10 +79,14 @@ export default defineConfig({
     {
       name: 'contracts-verify',
       testDir: 'contracts',
-      testMatch: ['**/verify.pact.spec.ts', '**/*.verify.spec.ts'],
+      testMatch: '**/verify.pact.spec.ts',
       dependencies: ['contracts-static', 'media', ...(onLive ? ['properties'] : [])],
       workers: 1,
     },
+    // The harness's own negative controls, npm test's and never npm run verify's: Pact's Verifier fails against a provider
+    // with one break (tests/mutants), each property goes red against a twin with one defect. The pact breaks arrange states
+    // on the one shared media twin: after the media suites and the pact verification. One worker per file, files side by side.
+    { name: 'self-tests', testDir: 'tests/self-tests', testMatch: '**/*.spec.ts', dependencies: ['contracts-verify'], fullyParallel: false },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts', workers: onLive ? 1 : undefined },
     // fast-check properties and models of rate limiting, pagination and localized input (properties/).
     { name: 'properties', testDir: 'properties', testMatch: '**/*.spec.ts', dependencies: onLive ? ['store'] : [], workers: onLive ? 1 : undefined },
