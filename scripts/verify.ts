@@ -25,8 +25,8 @@ const VERIFY_DIR = 'reports/verify';
 const TEST_LIST = `${VERIFY_DIR}/tests.txt`;
 
 /** The tests of the chosen rules, found by their `rule` annotations in a listing of the run (no test runs, no twin starts). */
-async function listRuleTests(selection: VerifySelection): Promise<string[] | string> {
-  const { args, env } = playwrightRun(selection);
+async function listRuleTests(selection: VerifySelection, target: string): Promise<string[] | string> {
+  const { args, env } = playwrightRun(selection, target);
   const listing = `${VERIFY_DIR}/list.json`;
   const log = `${VERIFY_DIR}/list.log`;
   const code = await runTool(
@@ -69,7 +69,7 @@ async function main(): Promise<number> {
 
   let testList: string | undefined;
   if (selection.rules.length > 0) {
-    const tests = await listRuleTests(selection);
+    const tests = await listRuleTests(selection, config.target);
     if (typeof tests === 'string') {
       console.error(`verify: ${tests}`);
       return 2;
@@ -83,7 +83,7 @@ async function main(): Promise<number> {
     writeFileSync(TEST_LIST, `${tests.join('\n')}\n`);
     testList = TEST_LIST;
   }
-  const { args, env } = playwrightRun(selection, testList);
+  const { args, env } = playwrightRun(selection, config.target, testList);
   const tests = await runTool('playwright', ['test', ...args, ...selection.rest], env);
   const report = await buildReport(`API contract harness (${config.target})`);
   // A failed test is a break; a report that could not be built fails the job too.

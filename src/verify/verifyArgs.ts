@@ -111,9 +111,13 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** How a selection runs: Playwright's arguments (before the user's own) and the variables the config and VerifyReporter read. */
-export function playwrightRun(selection: VerifySelection, testList?: string): { args: string[]; env: Record<string, string> } {
-  const projects = [...new Set(selection.apis.flatMap((api) => API_PROJECTS[api] ?? []))];
+/**
+ * How a selection runs: Playwright's arguments (before the user's own) and the variables the config and VerifyReporter read.
+ * A replay leaves the properties out: their requests are generated afresh each run, so no cassette holds their answers
+ * (npm run record does not record them); the rules only they verify show as not verified.
+ */
+export function playwrightRun(selection: VerifySelection, target: string, testList?: string): { args: string[]; env: Record<string, string> } {
+  const projects = [...new Set(selection.apis.flatMap((api) => API_PROJECTS[api] ?? []))].filter((project) => target !== 'replay' || project !== 'properties');
   const args = projects.map((project) => `--project=${project}`);
   if (testList) args.push(`--test-list=${testList}`);
   // One API of two: its folders (positional filters) pick its tests out of the shared projects.

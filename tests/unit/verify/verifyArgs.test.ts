@@ -53,8 +53,8 @@ test('the closest ids to a prefix: those it begins first, then by edit distance'
   expect(closestIds('stor', ids, 1)).toEqual(['store']);
 });
 
-test("one API runs its own projects and folders; the whole run, every project and no filter; a rule run, the test list's tests", () => {
-  const media = playwrightRun(parse('--api', 'media'));
+test("one API runs its own projects and folders; the whole run, every project (but the properties on a replay) and no filter; a rule run, the test list's tests", () => {
+  const media = playwrightRun(parse('--api', 'media'), 'mock');
   expect(media.args).toEqual([
     '--project=media',
     '--project=properties',
@@ -64,15 +64,17 @@ test("one API runs its own projects and folders; the whole run, every project an
     'contracts/media/',
   ]);
   expect(media.env).toEqual({ HARNESS_CONSOLE: 'verify', HARNESS_VERIFY_APIS: 'media' });
-  const store = playwrightRun(parse('--api', 'store'));
+  const store = playwrightRun(parse('--api', 'store'), 'live');
   expect(store.args).toContain('--project=storefront');
   expect(store.args).not.toContain('--project=media');
 
-  const all = playwrightRun(parse());
+  const all = playwrightRun(parse(), 'mock');
   expect(all.args).toEqual(['--project=store', '--project=storefront', '--project=properties', '--project=contracts-verify', '--project=media']);
   expect(all.env).toEqual({ HARNESS_CONSOLE: 'verify' });
+  // A replay has no cassettes of the properties' generated requests.
+  expect(playwrightRun(parse(), 'replay').args).toEqual(['--project=store', '--project=storefront', '--project=contracts-verify', '--project=media']);
 
-  const rule = playwrightRun(parse('--rule', 'media.pagination'), 'reports/verify/tests.txt');
+  const rule = playwrightRun(parse('--rule', 'media.pagination'), 'record', 'reports/verify/tests.txt');
   expect(rule.args).toEqual(['--project=media', '--project=properties', '--project=contracts-verify', '--test-list=reports/verify/tests.txt']);
   expect(rule.env).toEqual({ HARNESS_CONSOLE: 'verify', HARNESS_VERIFY_APIS: 'media', HARNESS_VERIFY_RULES: 'media.pagination' });
 });
@@ -126,7 +128,7 @@ test('--api media lists no store test and no store-only project, and --api store
   const root = resolve(import.meta.dirname, '../../..');
   const listed = (api: string) => {
     const file = join(mkdtempSync(join(tmpdir(), 'verify-list-')), 'list.json');
-    const { args, env } = playwrightRun(parse('--api', api));
+    const { args, env } = playwrightRun(parse('--api', api), 'mock');
     const run = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--list', '--reporter=json', ...args], {
       cwd: root,
       env: { ...process.env, ...env, HARNESS_CONSOLE: '', PLAYWRIGHT_JSON_OUTPUT_NAME: file },
