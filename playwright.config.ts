@@ -27,23 +27,34 @@ function selectedProjects(argv: string[]): string[] {
 const selected = selectedProjects(process.argv);
 const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !== 'unit'));
 
+// npm run verify -- --api/--rule (scripts/verify.ts): the APIs it verifies. A dependency runs whole, so a project waits
+// (depends) only on projects of those: a store-only run does not run the media suites first, nor a media-only one the store's.
+const verifiedApis = (process.env.HARNESS_VERIFY_APIS ?? 'store,media').split(',').map((api) => api.trim());
+const verifies = (api: string) => verifiedApis.includes(api);
+// npm run verify's console (src/reporters/VerifyReporter.ts) in place of list/dot: a line per area of the spec, a table at the end.
+const verifyConsole = process.env.HARNESS_CONSOLE === 'verify';
+const verifiedRules = (process.env.HARNESS_VERIFY_RULES ?? '').split(',').filter(Boolean);
+
 const ALLURE_RESULTS = 'reports/allure-results';
 // Reporters run in the main process only; workers load this file too, and need not ask git or read the results.
 const inWorker = process.env.TEST_WORKER_INDEX !== undefined;
 const environment = inWorker ? {} : environmentInfo(config, runName);
 if (!inWorker) saveEnvironmentSnapshot(environment, runName);
 const reporters: ReporterDescription[] = [
-  [process.env.CI ? 'dot' : 'list'],
+  ...(verifyConsole ? [] : [[process.env.CI ? 'dot' : 'list'] as ReporterDescription]),
   ['json', { outputFile: `reports/results/${runName}.json` }],
   // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
   ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environment, ALLURE_RESULTS) }],
   // For CI systems that read JUnit XML.
   ['junit', { outputFile: `reports/junit/${runName}.xml` }],
-  ['./src/reporters/RuleCoverageReporter.ts'],
+  // Under verify's console its closing lines (the counts, each rule not verified) are the table's; a problem with the rules stays.
+  ['./src/reporters/RuleCoverageReporter.ts', verifyConsole ? { log: (line: string) => line.startsWith('Rule coverage:') && console.error(line) } : {}],
   // Live and record: adds up what every test sent to the APIs, prints the budget line, fails a run over LIVE_REQUEST_BUDGET.
   ['./src/reporters/RequestBudgetReporter.ts'],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
   ...(process.env.HARNESS_BLOB_REPORT === '1' ? [['blob', { outputDir: 'reports/blob' }] as ReporterDescription] : []),
+  // Last, so its table ends the run, after the other reporters' lines.
+  ...(verifyConsole ? [['./src/reporters/VerifyReporter.ts', { apis: verifiedApis, rules: verifiedRules, target: config.target }] as ReporterDescription] : []),
 ];
 
 export default defineConfig({
@@ -78,13 +89,23 @@ export default defineConfig({
     {
       name: 'contracts-verify',
       testDir: 'contracts',
-      testMatch: ['**/verify.pact.spec.ts', '**/*.verify.spec.ts'],
-      dependencies: ['contracts-static', 'media', ...(onLive ? ['properties'] : [])],
+      testMatch: '**/verify.pact.spec.ts',
+      dependencies: ['contracts-static', ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
       workers: 1,
     },
+    // The harness's own negative controls, npm test's and never npm run verify's: Pact's Verifier fails against a provider
+    // with one break (tests/mutants), each property goes red against a twin with one defect. The pact breaks arrange states
+    // on the one shared media twin: after the media suites and the pact verification. One worker per file, files side by side.
+    { name: 'self-tests', testDir: 'tests/self-tests', testMatch: '**/*.spec.ts', dependencies: ['contracts-verify'], fullyParallel: false },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts', workers: onLive ? 1 : undefined },
     // fast-check properties and models of rate limiting, pagination and localized input (properties/).
-    { name: 'properties', testDir: 'properties', testMatch: '**/*.spec.ts', dependencies: onLive ? ['store'] : [], workers: onLive ? 1 : undefined },
+    {
+      name: 'properties',
+      testDir: 'properties',
+      testMatch: '**/*.spec.ts',
+      dependencies: onLive && verifies('store') ? ['store'] : [],
+      workers: onLive ? 1 : undefined,
+    },
     // One test at a time on the twin, where each media test starts from the seed (a reset) of one shared server, and on live,
     // where the tests share one account; a replay shares nothing.
     {

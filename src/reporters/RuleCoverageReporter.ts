@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { CATALOGUES } from '../rules/catalogues.ts';
 import { NOT_VERIFIED, ruleIdsOf } from '../testing/ruleTest.ts';
-import { tallyRules, unverifiedLines, unverifiedMarkdown, writeUnverifiedAllureResult, type RuleTally } from '../reporting/unverifiedRules.ts';
+import {
+  tallyRules,
+  unverifiedLines,
+  unverifiedMarkdown,
+  writeUnverifiedAllureResult,
+  type RuleOutcome,
+  type RuleTally,
+} from '../reporting/unverifiedRules.ts';
 import { ruleGateApis, targetName } from '../config/env.ts';
 
 interface Verification {
@@ -23,6 +30,34 @@ interface Verification {
 interface CoverageFile {
   target: string;
   rules: Record<string, Verification[]>;
+}
+
+/**
+ * What one finished test says of each rule it names: its status, `drift` for a rule that differed on live
+ * as an observation, `skipped` (with the reason) for a rule it could not verify or a test that was skipped.
+ * The rule coverage and npm run verify's console (VerifyReporter.ts) count rules from this one reading.
+ */
+export function ruleOutcomesOf(
+  test: Pick<TestCase, 'annotations'>,
+  result: Pick<TestResult, 'status' | 'annotations'>,
+): Map<string, RuleOutcome & { readonly status: string }> {
+  // A field-notes rule that differed on live passed as an observation: show it as drift.
+  const drifted = result.annotations.some((a) => a.type === 'drift');
+  const reason = result.status === 'skipped' ? [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description : undefined;
+  // A test of several rules that could not verify one of them says so (ruleTest.ts notVerified).
+  const notVerified = new Map(
+    result.annotations
+      .filter((a) => a.type === NOT_VERIFIED && a.description)
+      .map((a) => [a.description!.split(': ')[0]!, a.description!.slice(a.description!.indexOf(': ') + 2)] as const),
+  );
+  const outcomes = new Map<string, RuleOutcome>();
+  for (const rule of ruleIdsOf(test.annotations)) {
+    const unverified = result.status === 'passed' ? notVerified.get(rule) : undefined;
+    const status = unverified ? 'skipped' : drifted && result.status === 'passed' ? 'drift' : result.status;
+    const why = unverified ?? reason;
+    outcomes.set(rule, why ? { status, reason: why } : { status });
+  }
+  return outcomes;
 }
 
 export default class RuleCoverageReporter implements Reporter {
@@ -56,19 +91,12 @@ export default class RuleCoverageReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    // A field-notes rule that differed on live passed as an observation: show it as drift.
-    const drifted = result.annotations.some((a) => a.type === 'drift');
-    const reason = result.status === 'skipped' ? [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description : undefined;
-    // A test of several rules that could not verify one of them says so (ruleTest.ts notVerified).
-    const notVerified = new Map(
-      result.annotations
-        .filter((a) => a.type === NOT_VERIFIED && a.description)
-        .map((a) => [a.description!.split(': ')[0]!, a.description!.slice(a.description!.indexOf(': ') + 2)] as const),
-    );
+    const outcomes = ruleOutcomesOf(test, result);
     for (const entry of this.#byTest.get(test) ?? []) {
-      const unverified = result.status === 'passed' ? notVerified.get(entry.rule) : undefined;
-      entry.v.status = unverified ? 'skipped' : drifted && result.status === 'passed' ? 'drift' : result.status;
-      if (unverified ?? reason) entry.v.reason = unverified ?? reason;
+      const outcome = outcomes.get(entry.rule);
+      if (!outcome) continue;
+      entry.v.status = outcome.status;
+      if (outcome.reason) entry.v.reason = outcome.reason;
     }
   }
 

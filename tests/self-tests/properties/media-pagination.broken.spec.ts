@@ -3,13 +3,13 @@
  * pagination defect (src/twins/media/defects.ts), naming the rule the defect
  * breaks and how to replay the counterexample.
  */
-import { test } from '../../src/testing/harnessTest.ts';
-import { MEDIA_DEFECTS, type MediaDefect } from '../../src/twins/media/defects.ts';
-import { startMediaTwin, type RunningMediaTwin } from '../../src/twins/media/server.ts';
-import { paginationProperty } from '../media/pagination.property.ts';
-import { expectRed } from '../support/brokenTwin.ts';
-import { twinMediaArena } from '../support/mediaArena.ts';
-import { runProperty } from '../support/propertyRun.ts';
+import { test } from '../../../src/testing/harnessTest.ts';
+import { MEDIA_DEFECTS, type MediaDefect } from '../../../src/twins/media/defects.ts';
+import { startMediaTwin, type RunningMediaTwin } from '../../../src/twins/media/server.ts';
+import { paginationProperty } from '../../../properties/media/pagination.property.ts';
+import { expectRed } from '../../../properties/support/brokenTwin.ts';
+import { twinMediaArena } from '../../../properties/support/mediaArena.ts';
+import { runProperty } from '../../../properties/support/propertyRun.ts';
 
 interface BrokenMediaCase {
   readonly defect: MediaDefect;

@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
-import { declareBrokenStoreTwins } from '../support/brokenTwin.ts';
-import type { StoreArena } from '../support/storeArena.ts';
-import { localizedNameProperty } from '../store/localized.property.ts';
+import { declareBrokenStoreTwins } from '../../../properties/support/brokenTwin.ts';
+import type { StoreArena } from '../../../properties/support/storeArena.ts';
+import { localizedNameProperty } from '../../../properties/store/localized.property.ts';
 
 const nameProperty = (arena: StoreArena) => localizedNameProperty(arena) as fc.IAsyncProperty<never>;
 

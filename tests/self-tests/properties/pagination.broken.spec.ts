@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
-import { declareBrokenStoreTwins } from '../support/brokenTwin.ts';
-import type { StoreArena } from '../support/storeArena.ts';
-import { FOLLOW, RELS, walkProperty } from '../store/pagination.property.ts';
+import { declareBrokenStoreTwins } from '../../../properties/support/brokenTwin.ts';
+import type { StoreArena } from '../../../properties/support/storeArena.ts';
+import { FOLLOW, RELS, walkProperty } from '../../../properties/store/pagination.property.ts';
 
 const walk = (arena: StoreArena) => walkProperty(arena) as fc.IAsyncProperty<never>;
 

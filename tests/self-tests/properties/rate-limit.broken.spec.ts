@@ -1,8 +1,8 @@
 import type fc from 'fast-check';
-import { declareBrokenStoreTwins } from '../support/brokenTwin.ts';
-import type { StoreArena } from '../support/storeArena.ts';
-import { openTwinBucketWorld } from '../store/bucketWorld.ts';
-import { bucketModelProperty } from '../store/rateLimit.property.ts';
+import { declareBrokenStoreTwins } from '../../../properties/support/brokenTwin.ts';
+import type { StoreArena } from '../../../properties/support/storeArena.ts';
+import { openTwinBucketWorld } from '../../../properties/store/bucketWorld.ts';
+import { bucketModelProperty } from '../../../properties/store/rateLimit.property.ts';
 
 const bucketProperty = (arena: StoreArena) =>
   bucketModelProperty({

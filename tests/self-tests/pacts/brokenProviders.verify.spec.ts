@@ -4,19 +4,19 @@
  * verifies the interaction that break touches, and expects Pact's own mismatch
  * report. States are still arranged through the twin's control API.
  */
-import { expect, test } from '../../src/testing/harnessTest.ts';
-import { harnessConfig } from '../../src/config/harnessConfig.ts';
-import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
-import { MediaClient } from '../../src/clients/media/MediaClient.ts';
-import { startBreakingProxy, type Mutation, type ProxyContext } from '../../tests/mutants/breakingProxy.ts';
-import { MEDIA_MUTATIONS } from '../../tests/mutants/mediaMutations.ts';
-import { STORE_MUTATIONS } from '../../tests/mutants/storeMutations.ts';
-import { MEDIA_PACT, STORE_PACT } from '../pactNames.ts';
-import { mediaTwinTarget } from '../media/providerStates.ts';
-import { storeTwinTarget } from '../store/providerStates.ts';
-import { readPact, type PactNames } from './pactFile.ts';
-import type { ProviderTarget } from './providerTarget.ts';
-import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
+import { harnessConfig } from '../../../src/config/harnessConfig.ts';
+import { MEDIA_SEED } from '../../../src/twins/media/seedFacts.ts';
+import { MediaClient } from '../../../src/clients/media/MediaClient.ts';
+import { startBreakingProxy, type Mutation, type ProxyContext } from '../../mutants/breakingProxy.ts';
+import { MEDIA_MUTATIONS } from '../../mutants/mediaMutations.ts';
+import { STORE_MUTATIONS } from '../../mutants/storeMutations.ts';
+import { MEDIA_PACT, STORE_PACT } from '../../../contracts/pactNames.ts';
+import { mediaTwinTarget } from '../../../contracts/media/providerStates.ts';
+import { storeTwinTarget } from '../../../contracts/store/providerStates.ts';
+import { readPact, type PactNames } from '../../../contracts/verification/pactFile.ts';
+import type { ProviderTarget } from '../../../contracts/verification/providerTarget.ts';
+import { PactMismatchError, verifyInteraction } from '../../../contracts/verification/verifyInteraction.ts';
 
 /** Which interaction each break must fail, and what Pact's report must name. */
 const BREAKS: { api: 'store' | 'media'; mutation: string; interaction: string; reportNames: RegExp }[] = [
