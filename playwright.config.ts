@@ -3,8 +3,18 @@ import { harnessConfig } from './src/config/harnessConfig.ts';
 import { liveRateBudget, liveRateToleranceMs, readPropertyEnv } from './src/config/propertyEnv.ts';
 import { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } from './src/reporting/environmentInfo.ts';
 import { useCompileCache } from './src/config/compileCache.ts';
+import {
+  blobReport,
+  inPlaywrightWorker,
+  onCI,
+  runName as runNameOf,
+  setProcessVariable,
+  verifiedApis as verifiedApisOf,
+  verifiedRules as verifiedRulesOf,
+  verifyConsole as verifyConsoleOn,
+} from './src/config/env.ts';
 
-process.env.PACT_DO_NOT_TRACK = 'true';
+setProcessVariable('PACT_DO_NOT_TRACK', 'true');
 // Workers and the twins start faster from V8's compile cache.
 useCompileCache();
 
@@ -17,7 +27,7 @@ liveRateToleranceMs();
 const onTwins = config.store.mode === 'twin';
 // Live and record reach real services: the store's one bucket is shared by every store request.
 const onLive = config.target === 'live' || config.target === 'record';
-const runName = process.env.HARNESS_RUN_NAME?.trim() || config.target;
+const runName = runNameOf() ?? config.target;
 
 /** Projects named on the command line (`--project=x` or `--project x`); empty means all. */
 function selectedProjects(argv: string[]): string[] {
@@ -29,19 +39,19 @@ const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !
 
 // npm run verify -- --api/--rule (scripts/verify.ts): the APIs it verifies. A dependency runs whole, so a project waits
 // (depends) only on projects of those: a store-only run does not run the media suites first, nor a media-only one the store's.
-const verifiedApis = (process.env.HARNESS_VERIFY_APIS ?? 'store,media').split(',').map((api) => api.trim());
+const verifiedApis = verifiedApisOf();
 const verifies = (api: string) => verifiedApis.includes(api);
 // npm run verify's console (src/reporters/VerifyReporter.ts) in place of list/dot: a line per area of the spec, a table at the end.
-const verifyConsole = process.env.HARNESS_CONSOLE === 'verify';
-const verifiedRules = (process.env.HARNESS_VERIFY_RULES ?? '').split(',').filter(Boolean);
+const verifyConsole = verifyConsoleOn();
+const verifiedRules = verifiedRulesOf();
 
 const ALLURE_RESULTS = 'reports/allure-results';
 // Reporters run in the main process only; workers load this file too, and need not ask git or read the results.
-const inWorker = process.env.TEST_WORKER_INDEX !== undefined;
+const inWorker = inPlaywrightWorker();
 const environment = inWorker ? {} : environmentInfo(config, runName);
 if (!inWorker) saveEnvironmentSnapshot(environment, runName);
 const reporters: ReporterDescription[] = [
-  ...(verifyConsole ? [] : [[process.env.CI ? 'dot' : 'list'] as ReporterDescription]),
+  ...(verifyConsole ? [] : [[onCI() ? 'dot' : 'list'] as ReporterDescription]),
   ['json', { outputFile: `reports/results/${runName}.json` }],
   // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
   ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environment, ALLURE_RESULTS) }],
@@ -52,13 +62,13 @@ const reporters: ReporterDescription[] = [
   // Live and record: adds up what every test sent to the APIs, prints the budget line, fails a run over LIVE_REQUEST_BUDGET.
   ['./src/reporters/RequestBudgetReporter.ts'],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
-  ...(process.env.HARNESS_BLOB_REPORT === '1' ? [['blob', { outputDir: 'reports/blob' }] as ReporterDescription] : []),
+  ...(blobReport() ? [['blob', { outputDir: 'reports/blob' }] as ReporterDescription] : []),
   // Last, so its table ends the run, after the other reporters' lines.
   ...(verifyConsole ? [['./src/reporters/VerifyReporter.ts', { apis: verifiedApis, rules: verifiedRules, target: config.target }] as ReporterDescription] : []),
 ];
 
 export default defineConfig({
-  forbidOnly: !!process.env.CI,
+  forbidOnly: onCI(),
   reporter: reporters,
   // Per run: npm test runs several at once, and each empties its own folder at start.
   outputDir: `reports/test-output/${runName}`,
@@ -130,7 +140,7 @@ export default defineConfig({
         // This Node, not the first on PATH (which may be the machine's older one).
         command: `"${process.execPath}" src/twins/main.ts`,
         url: `${config.store.twinUrl}/__twin/health`,
-        reuseExistingServer: !process.env.CI,
+        reuseExistingServer: !onCI(),
         env: {
           STORE_MOCK_PORT: String(config.store.port),
           KITSU_MOCK_PORT: String(config.media.mode === 'twin' ? config.media.port : ''),

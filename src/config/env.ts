@@ -57,3 +57,16 @@ export const gateLivePort = (env: Env = processEnv()): number => Number(env.GATE
 
 /** A variable by name, for the few readers whose variable is itself a parameter (a ledger file, a bench knob). */
 export const variable = (name: string, env: Env = processEnv()): string | undefined => env[name];
+
+/** HARNESS_VERIFY_APIS: the APIs `npm run verify -- --api` chose (both unless set); set by scripts/verify.ts for its run. */
+export const verifiedApis = (env: Env = processEnv()): string[] =>
+  (env.HARNESS_VERIFY_APIS ?? 'store,media')
+    .split(',')
+    .map((api) => api.trim())
+    .filter(Boolean);
+
+/** HARNESS_VERIFY_RULES: the rule ids or prefixes `npm run verify -- --rule` chose. */
+export const verifiedRules = (env: Env = processEnv()): string[] => (env.HARNESS_VERIFY_RULES ?? '').split(',').filter(Boolean);
+
+/** HARNESS_CONSOLE=verify: npm run verify's console (a line per area, a table) in place of Playwright's list or dot. */
+export const verifyConsole = (env: Env = processEnv()): boolean => env.HARNESS_CONSOLE === 'verify';

@@ -28,6 +28,7 @@ import {
   type Failure,
   type TestCounts,
 } from '../verify/verifySummary.ts';
+import { targetName } from '../config/env.ts';
 
 export interface VerifyReporterOptions {
   /** The APIs verified (default: every catalogue's). */
@@ -77,7 +78,7 @@ export default class VerifyReporter implements Reporter {
   constructor(options: VerifyReporterOptions = {}) {
     this.#apis = options.apis?.length ? options.apis : Object.keys(CATALOGUES);
     this.#prefixes = options.rules ?? [];
-    this.#target = options.target ?? (process.env.HARNESS_TARGET?.trim() || 'mock');
+    this.#target = options.target ?? targetName();
     this.#outputLog = options.outputLog ?? 'reports/verify/output.log';
     this.#write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
     // Emptied here, not in onBegin: the twins start (and may print) before the tests are listed.
