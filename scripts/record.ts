@@ -35,7 +35,7 @@ if (!filtered) {
 writeRecordedTarget(root, config.store, config.media);
 console.log(`recording into ${root}/ (${filtered ? 'only the tests named; other cassettes stay' : 'replacing the previous recordings'})`);
 
-// Of contracts-verify only the two pact verifications (brokenProviders is twin-only), and --no-deps: the
+// Of contracts-verify only the two pact verifications (the self-tests are a project of their own), and --no-deps: the
 // pacts are committed, so the projects that rewrite and check them (contracts-setup, -consumer, -static) need
 // not run, and media, the other dependency, is selected anyway. Extra arguments replace the file filter.
 // One worker: without the dependencies that order them, a pact verification could meet the store suites at the bucket.

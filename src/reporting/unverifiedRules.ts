@@ -53,6 +53,7 @@ export function reasonClass(reason: string): string {
   if (/_ALLOW_WRITES/.test(reason)) return 'needs the write flag';
   if (/needs the twin|twin's control API|only the twin/i.test(reason)) return 'twin only';
   if (/not verified: it needs/.test(reason)) return 'precondition unmet';
+  if (/STOREFRONT_URL/.test(reason)) return 'storefront not configured';
   if (/not configured|KITSU_API_URL|STORE_ID/.test(reason)) return 'API not configured';
   if (/ACCESS_TOKEN|signed-in/i.test(reason)) return 'needs a token';
   return 'other';
