@@ -347,7 +347,8 @@ export function describeConfig(config: HarnessConfig): Record<string, string> {
           'media token': media.token ? '(set, not shown)' : '(none: anonymous checks only)',
           'media writes': media.allowWrites ? 'allowed' : 'read-only',
         };
-  const budget = config.liveRequestBudget === undefined ? {} : { 'request budget': `${config.liveRequestBudget} requests (LIVE_REQUEST_BUDGET)` };
+  const budget: Record<string, string> =
+    config.liveRequestBudget === undefined ? {} : { 'request budget': `${config.liveRequestBudget} requests (LIVE_REQUEST_BUDGET)` };
   return { target: config.target, ...storePart, ...mediaPart, ...budget };
 }
 
