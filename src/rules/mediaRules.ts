@@ -55,7 +55,8 @@ const rules = [
   {
     id: 'media.jsonapi.sparse-fields',
     section: 'Filters, sort, include, fields',
-    source: 'field-notes',
+    source: 'reliance',
+    reliedOnBy: 'MediaClient.list and get, whose fields option an integration asks sparse documents with',
     needs: 'any',
     text: 'fields[type]=a,b returns only those attributes.',
   },
@@ -69,7 +70,8 @@ const rules = [
   {
     id: 'media.jsonapi.sort',
     section: 'Filters, sort, include, fields',
-    source: 'field-notes',
+    source: 'reliance',
+    reliedOnBy: 'MediaClient.list, whose sort option an integration reads ordered lists with',
     needs: 'any',
     text: 'sort=a,-b orders a collection by those attributes, - for descending.',
   },
@@ -242,6 +244,14 @@ const rules = [
     text: 'links.first (offset 0), prev only if offset > 0, next only if offset + limit < count, last at max(count − limit, 0); full URLs that echo the query.',
   },
   {
+    id: 'media.pagination.first-last',
+    section: 'Pagination (offset paginator)',
+    source: 'reliance',
+    reliedOnBy: 'integrations that go back to the start or jump to the end of a collection through links.first and links.last (the links the pacts state)',
+    needs: 'any',
+    text: 'Every page of a paginated collection carries links.first and links.last as full URLs under the API base; the last page carries no links.next.',
+  },
+  {
     id: 'media.pagination.follow-next',
     section: 'Pagination (offset paginator)',
     source: 'reliance',
@@ -268,7 +278,8 @@ const rules = [
   {
     id: 'media.auth.bearer-token',
     section: 'Authentication',
-    source: 'field-notes',
+    source: 'reliance',
+    reliedOnBy: 'MediaClient, which signs every request with Authorization: Bearer <token>',
     needs: 'token',
     text: 'An access token is sent as Authorization: Bearer <token> and identifies the user.',
   },

@@ -56,6 +56,28 @@ test(
 );
 
 test(
+  ...verifies('media.pagination.first-last', 'on the first, a middle and the last page', async ({ media, rule }) => {
+    const limit = 4;
+    const base = media.apiUrl.replace(/\/+$/, '');
+    const first = await media.anonymous.list('anime', { page: { limit } });
+    const count = first.meta.count;
+    precondition(rule, media.target, typeof count === 'number' && count > 2 * limit, `more than ${2 * limit} anime, for three pages (meta.count ${count})`);
+    const pages = [first, await media.anonymous.list('anime', { page: { limit, offset: limit } })];
+    for (const [i, page] of pages.entries()) {
+      for (const rel of ['first', 'last'] as const) {
+        const url = page.links[rel];
+        expect(url, says(rule, `page ${i + 1} carries links.${rel}`)).toBeTruthy();
+        expect(url!.startsWith(`${base}/`), says(rule, `links.${rel} ${url} is a full URL under ${base}`)).toBe(true);
+      }
+    }
+    // Where links.last leads, the walk ends: no links.next there.
+    const last = await media.anonymous.send({ method: 'GET', url: first.links.last! });
+    expectStatus(last, 200, rule);
+    expect((jsonApiOf(last, rule).links as Record<string, unknown> | undefined)?.next, says(rule, 'the last page carries no links.next')).toBeUndefined();
+  }),
+);
+
+test(
   ...verifies('media.pagination.follow-next', 'every anime once, meta.count in all', async ({ media, rule }) => {
     const first = await media.anonymous.list('anime', { page: { limit: 20 } });
     const count = first.meta.count;

@@ -1,6 +1,6 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
 import { expectMainLanguage, expectStatus, rateHeadersOf } from '../fixtures/storeChecks.ts';
-import { says } from '../../src/testing/ruleTest.ts';
+import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import { STORE_RULES } from '../../src/rules/storeRules.ts';
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
@@ -47,6 +47,14 @@ test(
     const missing = await store.send({ method: 'GET', path: '/categories/999999999', retry: false });
     expect(missing.status >= 400 && missing.status < 500, says(rule, `a missing category answers an error (got ${missing.status})`)).toBe(true);
     rateHeadersOf(missing, rule);
+    // And every page of a walk, not only the first: the pacer reads them on every answer it gets.
+    const page1 = await store.send({ method: 'GET', path: '/products', query: { per_page: 2 }, pace: true });
+    expectStatus(page1, 200, rule);
+    const next = page1.links.next;
+    precondition(rule, store.target, next !== undefined, 'a second page of products (more than 2 products, and a Link to it)');
+    const page2 = await store.send({ method: 'GET', url: next!, pace: true });
+    expectStatus(page2, 200, rule);
+    rateHeadersOf(page2, rule);
   }),
 );
 
