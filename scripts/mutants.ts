@@ -1,6 +1,6 @@
 /**
  * `npm run mutants [name ...]`: proves the live-target suites can fail.
- * For each single break of a contract (tests/mutants/*Mutations.ts) it starts
+ * For each single break of a contract (src/testing/providerBreaks/*Breaks.ts) it starts
  * faithful twins, puts a breaking proxy in front of the API concerned, runs that
  * API's suites with HARNESS_TARGET=live against the proxy, and expects at least
  * one test to fail. A pass-through proxy per API (no break) must pass. Prints
@@ -8,20 +8,20 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
-import { startBreakingProxy, type Mutation } from '../tests/mutants/breakingProxy.ts';
-import { STORE_MUTATIONS } from '../tests/mutants/storeMutations.ts';
-import { MEDIA_MUTATIONS } from '../tests/mutants/mediaMutations.ts';
+import { startBreakingProxy, type ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
+import { STORE_BREAKS } from '../src/testing/providerBreaks/storeBreaks.ts';
+import { MEDIA_BREAKS } from '../src/testing/providerBreaks/mediaBreaks.ts';
 import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 
 const PARALLEL = Number(process.env.MUTANTS_PARALLEL ?? 4);
 const FIRST_PORT = Number(process.env.MUTANTS_FIRST_PORT ?? 4200);
-const PASS_THROUGH: Mutation = { breaks: 'nothing: the faithful twin behind a pass-through proxy' };
+const PASS_THROUGH: ProviderChange & { breaks: string } = { breaks: 'nothing: the faithful twin behind a pass-through proxy' };
 type Api = 'store' | 'media';
 
 interface Job {
   api: Api;
   name: string;
-  mutation: Mutation;
+  mutation: ProviderChange & { breaks: string };
 }
 
 interface Outcome extends Job {
@@ -79,8 +79,8 @@ async function main(): Promise<number> {
   const all: Job[] = [
     { api: 'media', name: 'pass-through', mutation: PASS_THROUGH },
     { api: 'store', name: 'pass-through', mutation: PASS_THROUGH },
-    ...Object.entries(MEDIA_MUTATIONS).map(([name, mutation]) => ({ api: 'media' as const, name, mutation })),
-    ...Object.entries(STORE_MUTATIONS).map(([name, mutation]) => ({ api: 'store' as const, name, mutation })),
+    ...Object.entries(MEDIA_BREAKS).map(([name, mutation]) => ({ api: 'media' as const, name, mutation })),
+    ...Object.entries(STORE_BREAKS).map(([name, mutation]) => ({ api: 'store' as const, name, mutation })),
   ];
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((n) => !all.some((j) => j.name === n || j.api === n));
