@@ -160,9 +160,9 @@ function parseArgs(argv: string[]): Options {
 }
 
 /**
- * Which jobs the words select. Words of one axis widen, axes narrow: `store media` is either API,
- * `store deviations` the store's deviations, `held-out` the held-out set; names (or api:name) pick jobs.
- * No words: every job.
+ * Which jobs the words select. Kind words narrow across axes and widen within one: `store media` is
+ * either API, `store deviations` the store's deviations, `held-out` the held-out set. Names (or
+ * api:name) add their jobs to what the kind words select. No words: every job.
  */
 function selects(wanted: readonly string[], job: Job): boolean {
   const axes: [string[], string[]][] = [
@@ -172,7 +172,8 @@ function selects(wanted: readonly string[], job: Job): boolean {
   ];
   const keywords = axes.flatMap(([words]) => words);
   const names = wanted.filter((w) => !keywords.includes(w));
-  if (names.length > 0 && !names.some((w) => w === job.name || w === `${job.api}:${job.name}`)) return false;
+  if (names.some((w) => w === job.name || w === `${job.api}:${job.name}`)) return true;
+  if (names.length > 0 && names.length === wanted.length) return false;
   return axes.every(([words, values]) => {
     const asked = wanted.filter((w) => words.includes(w));
     return asked.length === 0 || asked.some((w) => values.includes(w));

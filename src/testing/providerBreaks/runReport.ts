@@ -37,14 +37,33 @@ export type RunResult = { readonly ok: true; readonly report: RunReport } | { re
 const ANSI = /\u001b\[[0-9;]*m/g;
 const RULE_ID = /^[a-z]+(\.[a-z0-9-]+){2,}$/;
 
+const MAX_SUMMARY = 400;
+
+/**
+ * The first line of a failure, colour codes removed; a line ending in ':' takes the next one with it
+ * (`[contract schemas] 2 answer(s) ... break the schema of their route:` names the breach on the next).
+ * For Pact's mismatch report, its numbered failures (`1.1) has status code 201` with their first detail).
+ */
 export function firstLine(text: string): string {
-  return (
-    text
-      .replace(ANSI, '')
-      .split('\n')
-      .map((line) => line.trim())
-      .find((line) => line.length > 0) ?? ''
-  );
+  const lines = text
+    .replace(ANSI, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  let summary: string;
+  if (/Pact's Verifier reported:/.test(text)) {
+    const items = lines.flatMap((line, i) =>
+      /^\d+\.\d+\) /.test(line) ? [`${line}${lines[i + 1] && !/^\d+\.\d+\) /.test(lines[i + 1]!) ? `: ${lines[i + 1]}` : ''}`] : [],
+    );
+    summary = items.length > 0 ? items.join('; ') : (lines[0] ?? '');
+  } else {
+    const at = Math.max(
+      0,
+      lines.findIndex((line) => !line.endsWith(':')),
+    );
+    summary = lines.slice(0, at + 1).join(' ');
+  }
+  return summary.length > MAX_SUMMARY ? `${summary.slice(0, MAX_SUMMARY - 1)}…` : summary;
 }
 
 interface JsonError {

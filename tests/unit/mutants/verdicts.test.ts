@@ -55,7 +55,18 @@ test('rule ids come from the rule annotations, else from the title; the first li
         message: '\u001b[31mError: [store.pagination.total-count] no X-Total-Count\u001b[39m\n\nExpected: defined',
       },
       { title: 'store.timestamps.format: stamps', status: 'unexpected', message: 'Error: bad' },
-      { title: 'a request for one category', status: 'unexpected', message: 'PactMismatchError: The live store breaks the pact' },
+      {
+        title: 'a request for one category',
+        status: 'unexpected',
+        message:
+          'PactMismatchError: The live store breaks the pact interaction "a request for one category". Pact\'s Verifier reported:\n\nFailures:\n\n1) Verifying ...\n    1.1) has status code 200\n           expected 200 but was 404\n    1.2) has a matching body\n',
+      },
+      {
+        title: 'store.products.list: array',
+        status: 'unexpected',
+        rules: ['store.products.list'],
+        message: 'Error: [contract schemas] 1 answer(s) break:\nGET /products (200) breaks store/product-list',
+      },
       { title: 'store.products.filters: since_id', status: 'expected', rules: ['store.products.filters'], drift: ['store.products.filters: since_id ignored'] },
       { title: 'store.ratelimit.leak-rate: twin', status: 'skipped', rules: ['store.ratelimit.leak-rate'] },
       { title: 'media.x.y: flaky one', status: 'flaky', rules: ['media.x.y'], message: 'Error: once' },
@@ -64,12 +75,13 @@ test('rule ids come from the rule annotations, else from the title; the first li
   expect(parsed.tests.map((t) => [t.status, t.rules, t.message ?? null])).toEqual([
     ['failed', ['store.pagination.total-count'], 'Error: [store.pagination.total-count] no X-Total-Count'],
     ['failed', ['store.timestamps.format'], 'Error: bad'],
-    ['failed', [], 'PactMismatchError: The live store breaks the pact'],
+    ['failed', [], '1.1) has status code 200: expected 200 but was 404; 1.2) has a matching body'],
+    ['failed', ['store.products.list'], 'Error: [contract schemas] 1 answer(s) break: GET /products (200) breaks store/product-list'],
     ['passed', ['store.products.filters'], null],
     ['skipped', ['store.ratelimit.leak-rate'], null],
     ['failed', ['media.x.y'], '(flaky) Error: once'],
   ]);
-  expect(parsed.tests[3]!.drift).toEqual(['store.products.filters: since_id ignored']);
+  expect(parsed.tests[4]!.drift).toEqual(['store.products.filters: since_id ignored']);
 });
 
 test('a missing or unreadable report, an exit code without a failed test, and a run that ran nothing are errors, not "nothing failed"', () => {
