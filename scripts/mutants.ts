@@ -21,7 +21,7 @@
  * Environment: MUTANTS_PARALLEL (jobs at once, default 2), MUTANTS_FIRST_PORT
  * (default 4200; each job slot takes two ports from it).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
 import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { startBreakingProxy, type BreakKind, type ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
@@ -94,7 +94,30 @@ async function playwright(job: Job, slot: number, run: 'suites' | 'pact', env: R
     { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, HARNESS_RUN_NAME: `mutants-${slot}-${run}` },
     { log, echo: false },
   );
-  return runResult(code, report);
+  const result = runResult(code, report);
+  if (result.ok) slimReport(report);
+  return result;
+}
+
+/**
+ * Drops the attachment bodies (HTTP exchanges, Allure metadata) of the tests that passed or skipped:
+ * a store run's report is some 7 MB, and a full run writes 228 of them. A failed test keeps its own.
+ */
+function slimReport(path: string): void {
+  interface Suite {
+    suites?: Suite[];
+    specs?: { tests?: { status?: string; results?: { attachments?: { name: string; contentType: string; body?: string }[] }[] }[] }[];
+  }
+  const json = JSON.parse(readFileSync(path, 'utf8')) as { suites?: Suite[] };
+  const walk = (suite: Suite) => {
+    suite.suites?.forEach(walk);
+    for (const test of (suite.specs ?? []).flatMap((spec) => spec.tests ?? [])) {
+      if (test.status === 'unexpected' || test.status === 'flaky') continue;
+      for (const result of test.results ?? []) result.attachments = result.attachments?.map(({ name, contentType }) => ({ name, contentType }));
+    }
+  };
+  json.suites?.forEach(walk);
+  writeFileSync(path, JSON.stringify(json));
 }
 
 async function runOne(job: Job, slot: number): Promise<Outcome> {
