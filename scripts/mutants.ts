@@ -1,94 +1,264 @@
 /**
- * `npm run mutants [name ...]`: proves the live-target suites can fail.
- * For each single break of a contract (tests/mutants/*Mutations.ts) it starts
- * faithful twins, puts a breaking proxy in front of the API concerned, runs that
- * API's suites with HARNESS_TARGET=live against the proxy, and expects at least
- * one test to fail. A pass-through proxy per API (no break) must pass. Prints
- * which rules caught each break.
+ * `npm run mutants [-- options] [name|api|breaks|deviations|held-out ...]`: proves the
+ * live-target suites fail for the right reason, and only when they should.
+ * For each job it starts faithful twins as a separate process, puts a proxy that
+ * changes one thing (src/testing/providerBreaks) in front of the API concerned,
+ * runs that API's suites with HARNESS_TARGET=live against the proxy, then that
+ * API's pact verification (--project=contracts-verify --no-deps) against it.
+ * - A break is caught only when a test of a rule it names failed (the `rule`
+ *   annotations of the JSON report, else the title's rule id); red tests of
+ *   other rules alone are "caught by the wrong rule", which counts as survived.
+ *   Pact interactions carry no rule ids: their red or green is shown beside it.
+ * - A deviation (something the contract leaves open) and the pass-through
+ *   control must keep both runs green.
+ * - A run whose report is missing or unreadable, that exited non-zero without a
+ *   failed test, or that ran nothing, is an error.
+ * It exits non-zero when a break survives, a deviation goes red, or anything is
+ * an error, and writes reports/mutants/report.md.
+ * Options: --held-out <file> (also MUTANTS_HELD_OUT): a reviewer's own set of
+ * breaks and deviations, kept out of the project, run as [held out];
+ * --no-control: skip the pass-through controls; --list: print the jobs and stop.
+ * Environment: MUTANTS_PARALLEL (jobs at once, default 2), MUTANTS_FIRST_PORT
+ * (default 4200; each job slot takes two ports from it).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
-import { startBreakingProxy, type Mutation } from '../tests/mutants/breakingProxy.ts';
-import { STORE_MUTATIONS } from '../tests/mutants/storeMutations.ts';
-import { MEDIA_MUTATIONS } from '../tests/mutants/mediaMutations.ts';
 import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
+import { startBreakingProxy, type BreakKind, type ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
+import { APIS, PROJECT_SET, loadHeldOut, problemsOf, type Api, type BreakSet } from '../src/testing/providerBreaks/breakSet.ts';
+import { runResult } from '../src/testing/providerBreaks/runReport.ts';
+import {
+  consoleReport,
+  exitCodeOf,
+  judgeBreak,
+  judgeDeviation,
+  markdownReport,
+  outcomeLine,
+  pactVerdict,
+  type Outcome,
+} from '../src/testing/providerBreaks/verdicts.ts';
+import { useCompileCache } from '../src/config/compileCache.ts';
 
-const PARALLEL = Number(process.env.MUTANTS_PARALLEL ?? 4);
+useCompileCache();
+
+const PARALLEL = Number(process.env.MUTANTS_PARALLEL ?? 2);
 const FIRST_PORT = Number(process.env.MUTANTS_FIRST_PORT ?? 4200);
-const PASS_THROUGH: Mutation = { breaks: 'nothing: the faithful twin behind a pass-through proxy' };
-type Api = 'store' | 'media';
+const OUT = 'reports/mutants';
+const USER_AGENT = 'api-contract-harness mutants (https://example.invalid/api-contract-harness)';
 
-interface Job {
-  api: Api;
-  name: string;
-  mutation: Mutation;
+type Job =
+  | { type: 'break'; api: Api; name: string; heldOut: boolean; change: ProviderChange; what: string; kind: BreakKind; rules: readonly string[] }
+  | { type: 'deviation'; api: Api; name: string; heldOut: boolean; change: ProviderChange; what: string; control: boolean };
+
+const PASS_THROUGH: ProviderChange = {};
+
+function jobsOf(set: BreakSet, heldOut: boolean): Job[] {
+  return APIS.flatMap((api) => [
+    ...Object.entries(set[api]?.breaks ?? {}).map(([name, brk]): Job => ({
+      type: 'break',
+      api,
+      name,
+      heldOut,
+      change: brk,
+      what: brk.breaks,
+      kind: brk.kind,
+      rules: brk.rules,
+    })),
+    ...Object.entries(set[api]?.deviations ?? {}).map(([name, deviation]): Job => ({
+      type: 'deviation',
+      api,
+      name,
+      heldOut,
+      change: deviation,
+      what: deviation.allows,
+      control: false,
+    })),
+  ]);
 }
 
-interface Outcome extends Job {
-  failed: string[];
-  error?: string;
+/** Runs one Playwright run of a job; returns its verdict-ready result (report deleted first, exit code checked). */
+async function playwright(job: Job, slot: number, run: 'suites' | 'pact', env: Record<string, string>) {
+  const base = `${OUT}/${job.api}-${job.name}.${run}`;
+  const report = `${base}.json`;
+  const log = `${OUT}/logs/${job.api}-${job.name}.${run}.log`;
+  rmSync(report, { force: true });
+  rmSync(log, { force: true });
+  const args =
+    run === 'suites'
+      ? ['test', `--project=${job.api}`, '--reporter=json']
+      : ['test', '--project=contracts-verify', '--no-deps', `contracts/${job.api}/verify.pact.spec.ts`, '--reporter=json'];
+  const code = await runTool(
+    'playwright',
+    args,
+    // A run name per slot and run: each Playwright run empties its own output folder, which a parallel job must not share.
+    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, HARNESS_RUN_NAME: `mutants-${slot}-${run}` },
+    { log, echo: false },
+  );
+  const result = runResult(code, report);
+  if (result.ok) slimReport(report);
+  return result;
 }
 
-function failedRules(reportPath: string): string[] {
+/**
+ * Drops the attachment bodies (HTTP exchanges, Allure metadata) of the tests that passed or skipped:
+ * a store run's report is some 7 MB, and a full run writes 228 of them. A failed test keeps its own.
+ */
+function slimReport(path: string): void {
   interface Suite {
     suites?: Suite[];
-    specs?: { title: string; tests: { status: string }[] }[];
+    specs?: { tests?: { status?: string; results?: { attachments?: { name: string; contentType: string; body?: string }[] }[] }[] }[];
   }
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { suites: Suite[] };
-  const failed: string[] = [];
-  const walk = (s: Suite) => {
-    s.suites?.forEach(walk);
-    for (const spec of s.specs ?? []) if (spec.tests.some((t) => t.status === 'unexpected')) failed.push(spec.title.split(':')[0]!);
+  const json = JSON.parse(readFileSync(path, 'utf8')) as { suites?: Suite[] };
+  const walk = (suite: Suite) => {
+    suite.suites?.forEach(walk);
+    for (const test of (suite.specs ?? []).flatMap((spec) => spec.tests ?? [])) {
+      if (test.status === 'unexpected' || test.status === 'flaky') continue;
+      for (const result of test.results ?? []) result.attachments = result.attachments?.map(({ name, contentType }) => ({ name, contentType }));
+    }
   };
-  report.suites.forEach(walk);
-  return [...new Set(failed)];
+  json.suites?.forEach(walk);
+  writeFileSync(path, JSON.stringify(json));
 }
 
 async function runOne(job: Job, slot: number): Promise<Outcome> {
+  const began = Date.now();
   const storePort = FIRST_PORT + 2 * slot;
   const mediaPort = storePort + 1;
-  const twin = await startTwinProcess(storePort, mediaPort);
-  const token = await signInOnMediaTwin(mediaPort);
-  const upstream = `http://127.0.0.1:${job.api === 'store' ? storePort : mediaPort}`;
-  const proxy = await startBreakingProxy(upstream, job.mutation, { signedInToken: token });
-  const report = `reports/mutants/${job.api}-${job.name}.json`;
-  const storeUrl = job.api === 'store' ? proxy.url : `http://127.0.0.1:${storePort}`;
-  const mediaUrl = `${job.api === 'media' ? proxy.url : `http://127.0.0.1:${mediaPort}`}/api/edge`;
+  let runs: { suites: ReturnType<typeof runResult>; pact: ReturnType<typeof runResult> };
   try {
-    await runTool(
-      'playwright',
-      ['test', `--project=${job.api}`, '--reporter=json'],
-      {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-        HARNESS_TARGET: 'live',
-        ...twinAsLiveEnv({ storeUrl, mediaUrl, mediaToken: token, userAgent: 'api-contract-harness mutants (https://example.invalid/api-contract-harness)' }),
-      },
-      'ignore',
-    );
-    return { ...job, failed: failedRules(report) };
+    const twin = await startTwinProcess(storePort, mediaPort);
+    try {
+      const token = await signInOnMediaTwin(mediaPort);
+      const upstream = `http://127.0.0.1:${job.api === 'store' ? storePort : mediaPort}`;
+      const proxy = await startBreakingProxy(upstream, job.change, { signedInToken: token });
+      try {
+        const env = {
+          HARNESS_TARGET: 'live',
+          ...twinAsLiveEnv({
+            storeUrl: job.api === 'store' ? proxy.url : `http://127.0.0.1:${storePort}`,
+            mediaUrl: `${job.api === 'media' ? proxy.url : `http://127.0.0.1:${mediaPort}`}/api/edge`,
+            mediaToken: token,
+            userAgent: USER_AGENT,
+          }),
+        };
+        // One after the other: on live the suites and the store pacts share the store's one bucket.
+        const suites = await playwright(job, slot, 'suites', env);
+        const pact = await playwright(job, slot, 'pact', env);
+        runs = { suites, pact };
+      } finally {
+        proxy.server.close();
+      }
+    } finally {
+      twin.kill();
+    }
   } catch (error) {
-    return { ...job, failed: [], error: (error as Error).message };
-  } finally {
-    proxy.server.close();
-    twin.kill();
+    const failed = { ok: false as const, error: `the job could not run: ${error instanceof Error ? error.message : String(error)}` };
+    runs = { suites: failed, pact: failed };
   }
+  const seconds = (Date.now() - began) / 1000;
+  const { api, name, heldOut, what } = job;
+  return job.type === 'break'
+    ? { type: 'break', api, name, heldOut, what, kind: job.kind, rules: job.rules, verdict: judgeBreak(job.rules, runs), pact: pactVerdict(runs.pact), seconds }
+    : { type: 'deviation', api, name, heldOut, what, control: job.control, verdict: judgeDeviation(runs), seconds };
+}
+
+interface Options {
+  heldOut: string[];
+  control: boolean;
+  list: boolean;
+  wanted: string[];
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { heldOut: process.env.MUTANTS_HELD_OUT ? [process.env.MUTANTS_HELD_OUT] : [], control: true, list: false, wanted: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--held-out') options.heldOut.push(argv[++i] ?? '');
+    else if (arg.startsWith('--held-out=')) options.heldOut.push(arg.slice('--held-out='.length));
+    else if (arg === '--no-control') options.control = false;
+    else if (arg === '--list') options.list = true;
+    else options.wanted.push(arg);
+  }
+  return options;
+}
+
+/**
+ * Which jobs the words select. Kind words narrow across axes and widen within one: `store media` is
+ * either API, `store deviations` the store's deviations, `held-out` the held-out set. Names (or
+ * api:name) add their jobs to what the kind words select. No words: every job.
+ */
+function selects(wanted: readonly string[], job: Job): boolean {
+  const axes: [string[], string[]][] = [
+    [['store', 'media'], [job.api]],
+    [['breaks', 'deviations'], [job.type === 'break' ? 'breaks' : 'deviations']],
+    [['held-out'], job.heldOut ? ['held-out'] : []],
+  ];
+  const keywords = axes.flatMap(([words]) => words);
+  const names = wanted.filter((w) => !keywords.includes(w));
+  if (names.some((w) => w === job.name || w === `${job.api}:${job.name}`)) return true;
+  if (names.length > 0 && names.length === wanted.length) return false;
+  return axes.every(([words, values]) => {
+    const asked = wanted.filter((w) => words.includes(w));
+    return asked.length === 0 || asked.some((w) => values.includes(w));
+  });
 }
 
 async function main(): Promise<number> {
-  mkdirSync('reports/mutants', { recursive: true });
-  const all: Job[] = [
-    { api: 'media', name: 'pass-through', mutation: PASS_THROUGH },
-    { api: 'store', name: 'pass-through', mutation: PASS_THROUGH },
-    ...Object.entries(MEDIA_MUTATIONS).map(([name, mutation]) => ({ api: 'media' as const, name, mutation })),
-    ...Object.entries(STORE_MUTATIONS).map(([name, mutation]) => ({ api: 'store' as const, name, mutation })),
+  const options = parseArgs(process.argv.slice(2));
+  const heldOutSets: BreakSet[] = [];
+  for (const file of options.heldOut) {
+    if (!file) {
+      console.error('mutants: --held-out needs a file');
+      return 2;
+    }
+    heldOutSets.push(await loadHeldOut(file));
+  }
+  const problems = [
+    ...problemsOf(PROJECT_SET).map((p) => `project set: ${p}`),
+    ...heldOutSets.flatMap((set, i) =>
+      problemsOf(set, undefined, [PROJECT_SET, ...heldOutSets.filter((_, j) => j !== i)]).map((p) => `${options.heldOut[i]}: ${p}`),
+    ),
   ];
-  const wanted = process.argv.slice(2);
-  const unknown = wanted.filter((n) => !all.some((j) => j.name === n || j.api === n));
-  if (unknown.length > 0) {
-    console.error(`mutants: no mutation or API named ${unknown.join(', ')}. Known: store, media, ${all.map((j) => j.name).join(', ')}`);
+  if (problems.length > 0) {
+    console.error(`mutants: the sets are not consistent:\n  ${problems.join('\n  ')}`);
     return 2;
   }
-  const jobs = all.filter((j) => wanted.length === 0 || wanted.includes(j.name) || wanted.includes(j.api) || j.name === 'pass-through');
+  const all = [...jobsOf(PROJECT_SET, false), ...heldOutSets.flatMap((set) => jobsOf(set, true))];
+  const keywords = ['store', 'media', 'breaks', 'deviations', 'held-out'];
+  const unknown = options.wanted.filter((w) => !keywords.includes(w) && !all.some((j) => j.name === w || `${j.api}:${j.name}` === w));
+  if (unknown.length > 0) {
+    console.error(`mutants: nothing named ${unknown.join(', ')}. Known: ${keywords.join(', ')}, ${all.map((j) => `${j.api}:${j.name}`).join(', ')}`);
+    return 2;
+  }
+  const chosen = all.filter((j) => selects(options.wanted, j));
+  const controls: Job[] = options.control
+    ? APIS.filter((api) => chosen.some((j) => j.api === api)).map((api) => ({
+        type: 'deviation',
+        api,
+        name: 'pass-through',
+        heldOut: false,
+        change: PASS_THROUGH,
+        what: 'nothing: the faithful twin behind a pass-through proxy',
+        control: true,
+      }))
+    : [];
+  const jobs = [...controls, ...chosen];
+  if (options.list) {
+    for (const j of jobs)
+      console.log(`${j.type === 'break' ? 'break    ' : j.control ? 'control  ' : 'deviation'} ${j.api}:${j.name}${j.heldOut ? ' [held out]' : ''}: ${j.what}`);
+    return 0;
+  }
+  if (jobs.length === 0) {
+    console.error('mutants: no job selected');
+    return 2;
+  }
+
+  mkdirSync(`${OUT}/logs`, { recursive: true });
+  rmSync(`${OUT}/report.md`, { force: true });
+  const command = `npm run mutants${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  console.log(
+    `mutants: ${jobs.length} jobs (${chosen.filter((j) => j.type === 'break').length} breaks, ${chosen.filter((j) => j.type === 'deviation').length} deviations, ${controls.length} controls), ${Math.min(PARALLEL, jobs.length)} at a time; logs in ${OUT}/logs`,
+  );
   const started = Date.now();
   const outcomes: Outcome[] = [];
   let next = 0;
@@ -97,29 +267,17 @@ async function main(): Promise<number> {
       const job = jobs[next++]!;
       const outcome = await runOne(job, slot);
       outcomes.push(outcome);
-      const control = job.name === 'pass-through';
-      const verdict = control
-        ? outcome.failed.length === 0
-          ? 'green, as it must be'
-          : 'RED: the faithful twin failed'
-        : outcome.failed.length > 0
-          ? 'caught'
-          : 'SURVIVED';
-      console.log(
-        `[${outcomes.length}/${jobs.length}] ${job.api} ${job.name}: ${verdict}${outcome.failed.length ? ` by ${outcome.failed.join(', ')}` : ''}${outcome.error ? ` (${outcome.error})` : ''}`,
-      );
+      console.log(`[${outcomes.length}/${jobs.length}] ${outcomeLine(outcome)} (${outcome.seconds.toFixed(0)} s)`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, jobs.length) }, (_, i) => worker(i)));
-  const controls = outcomes.filter((o) => o.name === 'pass-through');
-  const mutants = outcomes.filter((o) => o.name !== 'pass-through');
-  const survivors = mutants.filter((o) => o.failed.length === 0);
-  const redControls = controls.filter((o) => o.failed.length > 0);
-  console.log(
-    `\n${mutants.length - survivors.length} of ${mutants.length} breaks caught; pass-through ${redControls.length === 0 ? 'green' : 'RED'}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
-  for (const s of survivors) console.log(`  survived: ${s.api} ${s.name} (${s.mutation.breaks})`);
-  return survivors.length === 0 && redControls.length === 0 ? 0 : 1;
+  // The report in the order of the jobs, not of their ends.
+  outcomes.sort((a, b) => jobs.findIndex((j) => j.api === a.api && j.name === a.name) - jobs.findIndex((j) => j.api === b.api && j.name === b.name));
+  const seconds = (Date.now() - started) / 1000;
+  console.log(consoleReport(outcomes, seconds));
+  writeFileSync(`${OUT}/report.md`, markdownReport(outcomes, { seconds, command }));
+  console.log(`report: ${OUT}/report.md`);
+  return exitCodeOf(outcomes);
 }
 
 process.exit(await main());

@@ -1,6 +1,6 @@
 /**
  * The pact verification can fail: each test puts a proxy that breaks the
- * contract in one observable way (tests/mutants) in front of a faithful twin,
+ * contract in one observable way (src/testing/providerBreaks) in front of a faithful twin,
  * verifies the interaction that break touches, and expects Pact's own mismatch
  * report. States are still arranged through the twin's control API.
  */
@@ -8,9 +8,9 @@ import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { harnessConfig } from '../../../src/config/harnessConfig.ts';
 import { MEDIA_SEED } from '../../../src/twins/media/seedFacts.ts';
 import { MediaClient } from '../../../src/clients/media/MediaClient.ts';
-import { startBreakingProxy, type Mutation, type ProxyContext } from '../../mutants/breakingProxy.ts';
-import { MEDIA_MUTATIONS } from '../../mutants/mediaMutations.ts';
-import { STORE_MUTATIONS } from '../../mutants/storeMutations.ts';
+import { startBreakingProxy, type ProviderBreak, type ProxyContext } from '../../../src/testing/providerBreaks/breakingProxy.ts';
+import { MEDIA_BREAKS } from '../../../src/testing/providerBreaks/mediaBreaks.ts';
+import { STORE_BREAKS } from '../../../src/testing/providerBreaks/storeBreaks.ts';
 import { MEDIA_PACT, STORE_PACT } from '../../../contracts/pactNames.ts';
 import { mediaTwinTarget } from '../../../contracts/media/providerStates.ts';
 import { storeTwinTarget } from '../../../contracts/store/providerStates.ts';
@@ -42,8 +42,8 @@ for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
     test.skip(config.target !== 'mock', 'breaks are put in front of a twin; the live service is verified as it is');
     if (config.store.mode !== 'twin' || config.media.mode !== 'twin') return;
     const mediaApiUrl = config.media.apiUrl;
-    const broken: Mutation | undefined = (api === 'store' ? STORE_MUTATIONS : MEDIA_MUTATIONS)[mutation];
-    expect(broken, `no mutation ${mutation} in tests/mutants`).toBeDefined();
+    const broken: ProviderBreak | undefined = (api === 'store' ? STORE_BREAKS : MEDIA_BREAKS)[mutation];
+    expect(broken, `no break ${mutation} in src/testing/providerBreaks`).toBeDefined();
     const names: PactNames = api === 'store' ? STORE_PACT : MEDIA_PACT;
     const pact = readPact(names);
     const interaction = pact.interactions.find((i) => i.description === description);

@@ -1,0 +1,341 @@
+/**
+ * Single observable breaks of the Media contract (../shared/specs/media-tracking-api.md)
+ * and of what the typed clients and the pacts rely on, each naming the rules it
+ * breaks. scripts/mutants.ts runs the live-target media suites (and the media
+ * pact verification) against each and expects a test of one of those rules to
+ * go red. Not listed: breaks the field notes say the real service already has
+ * (deprecated relationships without a marker, the search-keys and
+ * recommendations routes): those are drift on live by design. What the
+ * contract leaves open is in mediaDeviations.ts instead.
+ */
+import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyContext } from './breakingProxy.ts';
+import { pathOnly, queryOf, withQuery } from './rewrite.ts';
+import { MEDIA_SEED } from '../../twins/media/seedFacts.ts';
+
+export type MediaBreak = ProviderBreak<'media'>;
+
+export type JsonApiDoc = Record<string, unknown> & { data?: unknown; included?: unknown; meta?: Record<string, unknown>; links?: Record<string, unknown> };
+
+/** The answer with its JSON:API document changed in place by `fn`; unchanged when the body is not JSON. */
+export function mapDocument(res: ProxiedResponse, fn: (doc: JsonApiDoc) => void): ProxiedResponse {
+  try {
+    const doc = JSON.parse(res.body) as JsonApiDoc;
+    if (doc === null || typeof doc !== 'object') return res;
+    fn(doc);
+    return { ...res, body: JSON.stringify(doc) };
+  } catch {
+    return res;
+  }
+}
+
+export type Resource = { id?: unknown; type?: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data?: unknown }> };
+
+/** The primary and included resources of a document. */
+export function resources(doc: JsonApiDoc): Resource[] {
+  const data = doc.data;
+  const primary = Array.isArray(data) ? data : data && typeof data === 'object' ? [data] : [];
+  return [...(primary as Resource[]), ...((doc.included as Resource[] | undefined) ?? [])];
+}
+
+/** A collection document: data is an array and meta.count says how many in all. */
+const isCollection = (doc: JsonApiDoc) => Array.isArray(doc.data) && typeof doc.meta?.count === 'number';
+
+/** Replays anonymous requests as a signed-in user who allows adult content: adult media leak. */
+function asSignedIn(req: ProxiedRequest, ctx: ProxyContext): ProxiedRequest {
+  return req.headers.authorization || !ctx.signedInToken ? req : { ...req, headers: { ...req.headers, authorization: `Bearer ${ctx.signedInToken}` } };
+}
+
+/** The request without the query parameters `drop` picks. */
+const withoutParams = (req: ProxiedRequest, drop: (name: string) => boolean) =>
+  withQuery(req, (q) => {
+    for (const name of [...q.keys()]) if (drop(name)) q.delete(name);
+  });
+
+const ROUTE_NOT_FOUND = '{"errors":[{"status":404,"title":"Route Not Found"}]}';
+
+export const MEDIA_BREAKS: Record<string, MediaBreak> = {
+  // JSON:API documents
+  'numeric-ids': {
+    breaks: 'resource ids are numbers',
+    kind: 'contract',
+    rules: ['media.jsonapi.string-ids'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        for (const r of resources(doc)) if (typeof r.id === 'string' && /^\d+$/.test(r.id)) r.id = Number(r.id);
+      }),
+  },
+  'relationship-ids-numeric': {
+    breaks: 'resource ids are strings, but the ids in relationship data are numbers',
+    kind: 'contract',
+    rules: ['media.jsonapi.string-ids'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        for (const r of resources(doc)) {
+          for (const rel of Object.values(r.relationships ?? {})) {
+            const data = rel.data;
+            for (const ref of (Array.isArray(data) ? data : data ? [data] : []) as { id?: unknown }[]) {
+              if (typeof ref.id === 'string' && /^\d+$/.test(ref.id)) ref.id = Number(ref.id);
+            }
+          }
+        }
+      }),
+  },
+  'plain-json-media-type': {
+    breaks: 'answers are application/json',
+    kind: 'contract',
+    rules: ['media.jsonapi.media-type'],
+    onResponse: (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'application/json; charset=utf-8' } }),
+  },
+  'errors-plain-json-media-type': {
+    breaks: 'error answers (only) are application/json',
+    kind: 'contract',
+    rules: ['media.jsonapi.media-type'],
+    onResponse: (res) => (res.status >= 400 ? { ...res, headers: { ...res.headers, 'content-type': 'application/json; charset=utf-8' } } : res),
+  },
+  'wrong-type-name': {
+    breaks: 'anime come back with type "animes"',
+    kind: 'contract',
+    rules: ['media.jsonapi.resource-object'],
+    onResponse: (res) => ({ ...res, body: res.body.replace(/"type":"anime"/g, '"type":"animes"') }),
+  },
+  'single-result-collection-as-object': {
+    breaks: 'a collection of one resource answers data as an object, not an array',
+    kind: 'contract',
+    rules: ['media.jsonapi.document-structure', 'media.jsonapi.filters'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (Array.isArray(doc.data) && doc.data.length === 1) doc.data = doc.data[0];
+      }),
+  },
+  'snake-case-attributes': {
+    breaks: 'attribute names are snake_case (canonical_title), which the typed clients do not read',
+    kind: 'reliance',
+    rules: ['media.jsonapi.camel-case-members'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        for (const r of resources(doc)) {
+          if (!r.attributes) continue;
+          r.attributes = Object.fromEntries(Object.entries(r.attributes).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+        }
+      }),
+  },
+
+  // Query parameters
+  'included-dropped': {
+    breaks: 'include= adds nothing under included',
+    kind: 'contract',
+    rules: ['media.jsonapi.included'],
+    onResponse: (res) => mapDocument(res, (doc) => void delete doc.included),
+  },
+  'include-ignored': {
+    breaks: 'include= is ignored: no included, no relationship data',
+    kind: 'contract',
+    rules: ['media.jsonapi.included'],
+    onRequest: (req) => withoutParams(req, (name) => name === 'include'),
+  },
+  'fields-ignored': {
+    breaks: 'fields[type]= is ignored: every attribute comes back',
+    kind: 'contract',
+    rules: ['media.jsonapi.sparse-fields'],
+    onRequest: (req) => withoutParams(req, (name) => name.startsWith('fields[')),
+  },
+  'filter-ignored': {
+    breaks: 'filter[...] is ignored: the whole collection comes back (library entries, which need a filter, excepted)',
+    kind: 'contract',
+    rules: ['media.jsonapi.filters'],
+    onRequest: (req) => (/\/library-entries/.test(pathOnly(req.path)) ? req : withoutParams(req, (name) => name.startsWith('filter['))),
+  },
+  'sort-ignored': {
+    breaks: 'sort= is ignored',
+    kind: 'contract',
+    rules: ['media.jsonapi.sort'],
+    onRequest: (req) => withoutParams(req, (name) => name === 'sort'),
+  },
+  'page-offset-ignored': {
+    breaks: 'page[offset] is ignored: every page is the first',
+    kind: 'reliance',
+    rules: ['media.pagination.offset', 'media.pagination.follow-next'],
+    onRequest: (req) => withoutParams(req, (name) => name === 'page[offset]'),
+  },
+
+  // Pagination
+  'links-next-missing': {
+    breaks: 'a collection that has more carries no links.next',
+    kind: 'reliance',
+    rules: ['media.pagination.follow-next', 'media.pagination.links'],
+    onResponse: (res) => mapDocument(res, (doc) => void (isCollection(doc) && doc.links && delete doc.links.next)),
+  },
+  'links-next-missing-after-first-page': {
+    breaks: 'pages after the first carry no links.next: the client stops after page 2',
+    kind: 'reliance',
+    rules: ['media.pagination.follow-next', 'media.pagination.links'],
+    onResponse: (res, req) =>
+      Number(queryOf(req.path).get('page[offset]') ?? 0) > 0 ? mapDocument(res, (doc) => void (isCollection(doc) && doc.links && delete doc.links.next)) : res,
+  },
+  'links-first-last-missing': {
+    breaks: 'collections carry links.next and prev only, no first or last',
+    kind: 'reliance',
+    rules: ['media.pagination.links'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (!isCollection(doc) || !doc.links) return;
+        delete doc.links.first;
+        delete doc.links.last;
+      }),
+  },
+  'meta-count-off-by-one': {
+    breaks: 'meta.count is one more than the collection',
+    kind: 'reliance',
+    rules: ['media.pagination.meta-count', 'media.pagination.follow-next', 'media.visibility.adult-hidden-from-lists'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (isCollection(doc)) doc.meta!.count = (doc.meta!.count as number) + 1;
+      }),
+  },
+  'meta-count-of-the-page': {
+    breaks: 'meta.count counts the resources of the page, not the collection',
+    kind: 'reliance',
+    rules: ['media.pagination.meta-count', 'media.pagination.follow-next'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (isCollection(doc)) doc.meta!.count = (doc.data as unknown[]).length;
+      }),
+  },
+  'meta-count-missing': {
+    breaks: 'collections carry no meta.count',
+    kind: 'reliance',
+    rules: ['media.pagination.meta-count'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (isCollection(doc)) delete doc.meta!.count;
+      }),
+  },
+
+  // Errors
+  'errors-not-jsonapi': {
+    breaks: 'errors are {"message": ...}',
+    kind: 'contract',
+    rules: ['media.errors.jsonapi-errors'],
+    onResponse: (res) => (res.status >= 400 ? { ...res, body: '{"message":"something went wrong"}' } : res),
+  },
+  'errors-not-an-array': {
+    breaks: 'errors is one error object, not an array of them',
+    kind: 'contract',
+    rules: ['media.errors.jsonapi-errors'],
+    onResponse: (res) =>
+      res.status >= 400
+        ? mapDocument(res, (doc) => {
+            if (Array.isArray(doc.errors)) doc.errors = doc.errors[0];
+          })
+        : res,
+  },
+  'errors-array-of-strings': {
+    breaks: 'errors is an array of strings (the titles), not of error objects',
+    kind: 'contract',
+    rules: ['media.errors.jsonapi-errors'],
+    onResponse: (res) =>
+      res.status >= 400
+        ? mapDocument(res, (doc) => {
+            if (Array.isArray(doc.errors)) doc.errors = (doc.errors as { title?: string }[]).map((e) => e.title ?? 'error');
+          })
+        : res,
+  },
+  'errors-with-data': {
+    breaks: 'error documents also carry "data": null',
+    kind: 'contract',
+    rules: ['media.jsonapi.document-structure'],
+    onResponse: (res) => (res.status >= 400 ? mapDocument(res, (doc) => void (doc.errors && (doc.data = null))) : res),
+  },
+  'missing-record-200': {
+    breaks: 'a missing record answers 200 {"data":null}',
+    kind: 'contract',
+    rules: ['media.errors.hidden-404'],
+    onResponse: (res) => (res.status === 404 && /Record not found/.test(res.body) ? { ...res, status: 200, body: '{"data":null}' } : res),
+  },
+  'missing-record-410': {
+    breaks: 'a missing record answers 410 Gone',
+    kind: 'contract',
+    rules: ['media.errors.hidden-404'],
+    onResponse: (res) => (res.status === 404 && /Record not found/.test(res.body) ? { ...res, status: 410 } : res),
+  },
+
+  // Visibility and authentication
+  'adult-visible-anonymously': {
+    breaks: 'adult media are served to anonymous requests',
+    kind: 'contract',
+    rules: ['media.visibility.adult-direct-404'],
+    onRequest: asSignedIn,
+  },
+  'adult-in-anonymous-lists': {
+    breaks: 'anonymous lists of anime and manga include adult titles (and count them)',
+    kind: 'contract',
+    rules: ['media.visibility.adult-hidden-from-lists'],
+    onRequest: (req, ctx) => (req.method === 'GET' && /\/api\/edge\/(anime|manga)$/.test(pathOnly(req.path)) ? asSignedIn(req, ctx) : req),
+  },
+  'adult-include-not-null': {
+    breaks: 'an anonymous library entry includes its adult anime',
+    kind: 'contract',
+    rules: ['media.visibility.adult-include-null'],
+    onRequest: (req, ctx) => (req.path.includes(`/library-entries/${MEDIA_SEED.adultLibraryEntry.id}`) ? asSignedIn(req, ctx) : req),
+  },
+  'bearer-token-ignored': {
+    breaks: 'Authorization: Bearer is ignored: every request is anonymous',
+    kind: 'reliance',
+    rules: ['media.auth.bearer-token', 'media.visibility.adult-visible-signed-in'],
+    onRequest: (req) => {
+      if (req.path.startsWith('/api/oauth')) return req;
+      const headers = { ...req.headers };
+      delete headers.authorization;
+      return { ...req, headers };
+    },
+  },
+
+  // Relationships and routes
+  'episodes-relationship-missing': {
+    breaks: 'anime lack the episodes relationship',
+    kind: 'contract',
+    rules: ['media.relationships.table'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        for (const r of resources(doc)) if (r.type === 'anime' && r.relationships) delete r.relationships.episodes;
+      }),
+  },
+  'episode-media-is-manga': {
+    breaks: "an episode's media points to a manga",
+    kind: 'contract',
+    rules: ['media.relationships.episode-media'],
+    onResponse: (res, req) =>
+      req.path.startsWith('/api/edge/episodes')
+        ? mapDocument(res, (doc) => {
+            for (const r of resources(doc)) {
+              const media = r.relationships?.media as { data?: { type?: string } } | undefined;
+              if (r.type === 'episodes' && media?.data) media.data.type = 'manga';
+            }
+          })
+        : res,
+  },
+  'embeds-route-removed': {
+    breaks: 'POST /embeds is not served',
+    kind: 'contract',
+    rules: ['media.routes.special'],
+    onResponse: (res, req) => (req.path.startsWith('/api/edge/embeds') ? { ...res, status: 404, body: ROUTE_NOT_FOUND } : res),
+  },
+  'group-members-routes-removed': {
+    breaks: '/group-members is not served',
+    kind: 'contract',
+    rules: ['media.routes.standard'],
+    onResponse: (res, req) => (req.path.startsWith('/api/edge/group-members') ? { ...res, status: 404, body: ROUTE_NOT_FOUND } : res),
+  },
+  'read-only-stats-removed': {
+    breaks: '/stats is not served',
+    kind: 'contract',
+    rules: ['media.routes.read-only'],
+    onResponse: (res, req) => (req.path.startsWith('/api/edge/stats') ? { ...res, status: 404, body: ROUTE_NOT_FOUND } : res),
+  },
+  'edge-prefix-dropped-from-links': {
+    breaks: 'links point outside /api/edge',
+    kind: 'contract',
+    rules: ['media.routes.edge-prefix'],
+    onResponse: (res) => ({ ...res, body: res.body.replace(/\/api\/edge\//g, '/api/') }),
+  },
+};

@@ -1,0 +1,460 @@
+/**
+ * Single observable breaks of the Store contract (../shared/specs/store-commerce-api.md)
+ * and of what the typed clients and the pacts rely on, each naming the rules it
+ * breaks. scripts/mutants.ts runs the live-target store suites (and the store
+ * pact verification) against each and expects a test of one of those rules to
+ * go red. What the contract leaves open is in storeDeviations.ts instead.
+ */
+import type { ProviderBreak, ProxiedRequest, ProxiedResponse } from './breakingProxy.ts';
+import { deepMap, headerOf, mapJson, mapLink, pathOnly, queryOf, withHeaders, withParam, withQuery, type Json } from './rewrite.ts';
+
+export type StoreBreak = ProviderBreak<'store'>;
+
+/** GET or HEAD of a collection of the store: /v1/{id}/products or /categories. */
+export const isStoreCollection = (path: string) => /\/(products|categories)$/.test(pathOnly(path));
+
+/** The page a collection request asks for (1 when it names none). */
+export const pageAsked = (path: string) => Number(queryOf(path).get('page') ?? '1') || 1;
+
+/** An answer to a page after the first of a collection. */
+const laterPage = (req: ProxiedRequest, res: ProxiedResponse) => res.status === 200 && isStoreCollection(req.path) && pageAsked(req.path) > 1;
+
+const RATE_HEADERS = { 'x-rate-limit-limit': undefined, 'x-rate-limit-remaining': undefined, 'x-rate-limit-reset': undefined };
+
+/** Rewrites every `*_at` timestamp `2012-02-19T17:34:36+0000` of a body. */
+const timestamps = (res: ProxiedResponse, to: (date: string, time: string, offset: string) => string): ProxiedResponse => ({
+  ...res,
+  body: res.body.replace(
+    /"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})([+-]\d{4})"/g,
+    (_m, date: string, time: string, offset: string) => `"${to(date, time, offset)}"`,
+  ),
+});
+
+/** A request body's JSON, rewritten; left alone when it is not JSON. */
+const mapRequestJson = (req: ProxiedRequest, fn: (body: Record<string, Json>) => void): ProxiedRequest => {
+  try {
+    const body = JSON.parse(req.body.toString('utf8')) as Record<string, Json>;
+    fn(body);
+    return { ...req, body: Buffer.from(JSON.stringify(body)) };
+  } catch {
+    return req;
+  }
+};
+
+const isWrite = (req: ProxiedRequest) => req.method === 'POST' || req.method === 'PUT';
+
+export const STORE_BREAKS: Record<string, StoreBreak> = {
+  // Pagination
+  'link-relative-urls': {
+    breaks: 'Link values are paths, not full URLs',
+    kind: 'contract',
+    rules: ['store.pagination.link-full-urls'],
+    onResponse: (res) => mapLink(res, (entries) => entries.map((e) => ({ ...e, url: e.url.replace(/^https?:\/\/[^/]+/, '') }))),
+  },
+  'link-without-next': {
+    breaks: 'Link never offers rel="next"',
+    kind: 'contract',
+    rules: ['store.pagination.follow-links'],
+    onResponse: (res) => mapLink(res, (entries) => entries.filter((e) => e.rel !== 'next')),
+  },
+  'link-dropped-after-first-page': {
+    breaks: 'pages after the first carry no Link header: the client stops after page 2',
+    kind: 'reliance',
+    rules: ['store.pagination.follow-links', 'store.pagination.link-full-urls'],
+    onResponse: (res, req) => (laterPage(req, res) ? withHeaders(res, { link: undefined }) : res),
+  },
+  'link-next-same-page': {
+    breaks: 'rel="next" of every page points at that same page',
+    kind: 'reliance',
+    rules: ['store.pagination.follow-links'],
+    onResponse: (res, req) =>
+      mapLink(res, (entries) => entries.map((e) => (e.rel === 'next' ? { ...e, url: withParam(e.url, 'page', String(pageAsked(req.path))) } : e))),
+  },
+  'link-next-skips-a-page': {
+    breaks: 'rel="next" points two pages on',
+    kind: 'contract',
+    rules: ['store.pagination.follow-links'],
+    onResponse: (res, req) =>
+      mapLink(res, (entries) => entries.map((e) => (e.rel === 'next' ? { ...e, url: withParam(e.url, 'page', String(pageAsked(req.path) + 2)) } : e))),
+  },
+  'link-last-one-short': {
+    breaks: 'rel="last" names the page before the last',
+    kind: 'contract',
+    rules: ['store.pagination.follow-links'],
+    onResponse: (res) =>
+      mapLink(res, (entries) =>
+        entries.map((e) => {
+          const page = Number(new URL(e.url).searchParams.get('page') ?? '1');
+          return e.rel === 'last' && page > 1 ? { ...e, url: withParam(e.url, 'page', String(page - 1)) } : e;
+        }),
+      ),
+  },
+  'total-count-off-by-one': {
+    breaks: 'X-Total-Count is one more than the results',
+    kind: 'contract',
+    rules: ['store.pagination.total-count'],
+    onResponse: (res) => {
+      const total = headerOf(res, 'x-total-count');
+      return total ? withHeaders(res, { 'x-total-count': String(Number(total) + 1) }) : res;
+    },
+  },
+  'total-count-missing': {
+    breaks: 'no X-Total-Count on collections',
+    kind: 'contract',
+    rules: ['store.pagination.total-count'],
+    onResponse: (res) => withHeaders(res, { 'x-total-count': undefined }),
+  },
+  'total-count-dropped-after-first-page': {
+    breaks: 'pages after the first carry no X-Total-Count',
+    kind: 'reliance',
+    rules: ['store.pagination.total-count'],
+    onResponse: (res, req) => (laterPage(req, res) ? withHeaders(res, { 'x-total-count': undefined }) : res),
+  },
+  'total-count-of-the-page': {
+    breaks: 'X-Total-Count counts the items of the page, not the results',
+    kind: 'contract',
+    rules: ['store.pagination.total-count'],
+    onResponse: (res, req) => {
+      if (!headerOf(res, 'x-total-count') || req.method !== 'GET') return res;
+      try {
+        const items = JSON.parse(res.body) as unknown;
+        return Array.isArray(items) ? withHeaders(res, { 'x-total-count': String(items.length) }) : res;
+      } catch {
+        return res;
+      }
+    },
+  },
+  'total-count-decimal': {
+    breaks: 'X-Total-Count is written as a decimal (260.0), not an integer',
+    kind: 'contract',
+    rules: ['store.pagination.total-count'],
+    onResponse: (res) => {
+      const total = headerOf(res, 'x-total-count');
+      return total ? withHeaders(res, { 'x-total-count': `${total}.0` }) : res;
+    },
+  },
+  'default-page-size-25': {
+    breaks: 'a page without per_page holds 25',
+    kind: 'contract',
+    rules: ['store.pagination.default-page-size'],
+    onRequest: (req) => (isStoreCollection(req.path) ? withQuery(req, (q) => void (q.has('per_page') || q.set('per_page', '25'))) : req),
+  },
+  'default-page-size-50': {
+    breaks: 'a page without per_page holds 50',
+    kind: 'contract',
+    rules: ['store.pagination.default-page-size'],
+    onRequest: (req) => (isStoreCollection(req.path) ? withQuery(req, (q) => void (q.has('per_page') || q.set('per_page', '50'))) : req),
+  },
+  'max-page-size-100': {
+    breaks: 'per_page over 100 is served as 100',
+    kind: 'contract',
+    rules: ['store.pagination.max-page-size'],
+    onRequest: (req) => withQuery(req, (q) => void (Number(q.get('per_page')) > 100 && q.set('per_page', '100'))),
+  },
+  'max-page-size-199': {
+    breaks: 'per_page=200 is served as 199',
+    kind: 'contract',
+    rules: ['store.pagination.max-page-size'],
+    onRequest: (req) => withQuery(req, (q) => void (Number(q.get('per_page')) >= 200 && q.set('per_page', '199'))),
+  },
+  'pages-zero-based': {
+    breaks: 'page=1 is the second page',
+    kind: 'contract',
+    rules: ['store.pagination.first-page-default'],
+    onRequest: (req) => (queryOf(req.path).has('page') ? withQuery(req, (q) => q.set('page', String(Number(q.get('page')) + 1))) : req),
+  },
+  'collections-wrapped': {
+    breaks: 'a collection is wrapped: {"products": [...]}, {"categories": [...]}',
+    kind: 'contract',
+    rules: ['store.json.no-root-element', 'store.pagination.collection-is-array', 'store.products.list'],
+    onResponse: (res, req) => {
+      const name = /\/(products|categories)$/.exec(pathOnly(req.path))?.[1];
+      return req.method === 'GET' && name && res.status === 200 ? { ...res, body: `{"${name}":${res.body}}` } : res;
+    },
+  },
+
+  // Resources, JSON and timestamps
+  'category-wrapped': {
+    breaks: 'GET /categories/{id} answers {"category": {...}}',
+    kind: 'contract',
+    rules: ['store.json.no-root-element', 'store.categories.get-category'],
+    onResponse: (res, req) =>
+      req.method === 'GET' && /\/categories\/\d+$/.test(pathOnly(req.path)) && res.status === 200 ? { ...res, body: `{"category":${res.body}}` } : res,
+  },
+  'created-product-wrapped': {
+    breaks: 'POST /products answers {"product": {...}}',
+    kind: 'contract',
+    rules: ['store.products.create', 'store.json.no-root-element'],
+    onResponse: (res, req) =>
+      req.method === 'POST' && /\/products$/.test(pathOnly(req.path)) && res.status < 300 ? { ...res, body: `{"product":${res.body}}` } : res,
+  },
+  'timestamps-with-colon': {
+    breaks: 'offsets written +00:00',
+    kind: 'contract',
+    rules: ['store.timestamps.format'],
+    onResponse: (res) => timestamps(res, (d, t, o) => `${d}T${t}${o.slice(0, 3)}:${o.slice(3)}`),
+  },
+  'timestamps-without-seconds': {
+    breaks: 'timestamps without seconds: 2012-02-19T17:34+0000',
+    kind: 'contract',
+    rules: ['store.timestamps.format'],
+    onResponse: (res) => timestamps(res, (d, t, o) => `${d}T${t.slice(0, 5)}${o}`),
+  },
+  'timestamps-with-milliseconds': {
+    breaks: 'timestamps with milliseconds: 2012-02-19T17:34:36.000+0000',
+    kind: 'contract',
+    rules: ['store.timestamps.format'],
+    onResponse: (res) => timestamps(res, (d, t, o) => `${d}T${t}.000${o}`),
+  },
+  'timestamps-zulu': {
+    breaks: 'timestamps in UTC written Z: 2012-02-19T17:34:36Z',
+    kind: 'contract',
+    rules: ['store.timestamps.format'],
+    onResponse: (res) => timestamps(res, (d, t) => `${d}T${t}Z`),
+  },
+  'localized-name-as-string': {
+    breaks: 'name is a plain string',
+    kind: 'contract',
+    rules: ['store.localized.always-object'],
+    onResponse: (res) =>
+      mapJson(res, (body) => deepMap(body, (k, v) => (k === 'name' && v && typeof v === 'object' && !Array.isArray(v) ? [k, Object.values(v)[0]] : [k, v]))),
+  },
+  'string-name-sets-main-language-only': {
+    breaks: 'a string name is stored for the main language only',
+    kind: 'contract',
+    rules: ['store.localized.string-applies-to-all'],
+    onRequest: (req) =>
+      isWrite(req)
+        ? mapRequestJson(req, (body) => {
+            if (typeof body.name === 'string') body.name = { es: body.name };
+          })
+        : req,
+  },
+  'object-name-keeps-one-language': {
+    breaks: 'a name object is stored for its first language only',
+    kind: 'contract',
+    rules: ['store.localized.object-per-language'],
+    onRequest: (req) =>
+      isWrite(req)
+        ? mapRequestJson(req, (body) => {
+            const name = body.name;
+            if (name && typeof name === 'object' && !Array.isArray(name) && Object.keys(name).length > 1) {
+              const [first] = Object.entries(name);
+              body.name = Object.fromEntries([first!]);
+            }
+          })
+        : req,
+  },
+  'camel-case-keys': {
+    breaks: 'created_at is createdAt',
+    kind: 'contract',
+    rules: ['store.json.snake-case-keys'],
+    onResponse: (res) => mapJson(res, (body) => deepMap(body, (k, v) => [k === 'created_at' ? 'createdAt' : k, v])),
+  },
+  'category-parent-missing': {
+    breaks: 'categories lack parent',
+    kind: 'contract',
+    rules: ['store.categories.get-category'],
+    onResponse: (res, req) => (/\/categories/.test(req.path) ? mapJson(res, (body) => deepMap(body, (k, v) => (k === 'parent' ? undefined : [k, v]))) : res),
+  },
+  'category-description-null': {
+    breaks: 'description is null instead of a localized object',
+    kind: 'contract',
+    rules: ['store.categories.get-category'],
+    onResponse: (res, req) =>
+      /\/categories/.test(req.path) ? mapJson(res, (body) => deepMap(body, (k, v) => (k === 'description' ? [k, null] : [k, v]))) : res,
+  },
+  'leaf-subcategories-null': {
+    breaks: 'a leaf shows subcategories null',
+    kind: 'contract',
+    rules: ['store.categories.subcategories-empty-array'],
+    onResponse: (res) => ({ ...res, body: res.body.replace(/"subcategories":\[\]/g, '"subcategories":null') }),
+  },
+  'top-level-parent-zero': {
+    breaks: 'a top-level category shows parent 0',
+    kind: 'contract',
+    rules: ['store.categories.parent-null-top-level'],
+    onResponse: (res) => ({ ...res, body: res.body.replace(/"parent":null/g, '"parent":0') }),
+  },
+  'create-fails-500': {
+    breaks: 'POST /products answers 500',
+    kind: 'contract',
+    rules: ['store.products.create'],
+    onResponse: (res, req) =>
+      req.method === 'POST' && /\/products$/.test(pathOnly(req.path)) && res.status < 300 ? { ...res, status: 500, body: '{"code":500}' } : res,
+  },
+
+  // Headers and HTTP
+  'no-main-language-on-errors': {
+    breaks: 'errors lack X-Main-Language',
+    kind: 'contract',
+    rules: ['store.headers.main-language'],
+    onResponse: (res) => (res.status >= 400 ? withHeaders(res, { 'x-main-language': undefined }) : res),
+  },
+  'main-language-wrong': {
+    breaks: 'X-Main-Language names a language other than the main one (en for es)',
+    kind: 'contract',
+    rules: ['store.headers.main-language'],
+    onResponse: (res) => (headerOf(res, 'x-main-language') === 'es' ? withHeaders(res, { 'x-main-language': 'en' }) : res),
+  },
+  'head-not-allowed': {
+    breaks: 'HEAD answers 405',
+    kind: 'contract',
+    rules: ['store.http.head-any-resource'],
+    onResponse: (res, req) => (req.method === 'HEAD' ? { ...res, status: 405 } : res),
+  },
+  'head-without-collection-headers': {
+    breaks: 'HEAD of a collection lacks the X-Total-Count and Link of the GET',
+    kind: 'contract',
+    rules: ['store.http.head-any-resource'],
+    onResponse: (res, req) => (req.method === 'HEAD' ? withHeaders(res, { 'x-total-count': undefined, link: undefined }) : res),
+  },
+  'user-agent-optional': {
+    breaks: 'a request without User-Agent is served',
+    kind: 'contract',
+    rules: ['store.http.user-agent-required'],
+    onRequest: (req) => (req.headers['user-agent'] ? req : { ...req, headers: { ...req.headers, 'user-agent': 'filled in by the provider' } }),
+  },
+  'user-agent-missing-403': {
+    breaks: 'a request without User-Agent answers 403, not 400',
+    kind: 'contract',
+    rules: ['store.http.user-agent-required'],
+    onResponse: (res, req) =>
+      !req.headers['user-agent'] && res.status === 400
+        ? { ...res, status: 403, body: '{"code":403,"message":"Forbidden","description":"User-Agent required"}' }
+        : res,
+  },
+  'content-type-optional': {
+    breaks: 'a body without Content-Type is read as JSON',
+    kind: 'contract',
+    rules: ['store.http.content-type-required'],
+    onRequest: (req) => (req.body.length > 0 ? { ...req, headers: { ...req.headers, 'content-type': 'application/json' } } : req),
+  },
+  'missing-content-type-400': {
+    breaks: 'a body without Content-Type answers 400, not 415',
+    kind: 'contract',
+    rules: ['store.http.content-type-required'],
+    onResponse: (res, req) =>
+      !req.headers['content-type'] && res.status === 415
+        ? { ...res, status: 400, body: '{"code":400,"message":"Bad Request","description":"Content-Type missing"}' }
+        : res,
+  },
+  'put-empty-body-411': {
+    breaks: 'a PUT without a body but with Content-Length: 0 answers 411',
+    kind: 'contract',
+    rules: ['store.http.put-empty-body-content-length'],
+    onResponse: (res, req) =>
+      req.method === 'PUT' && req.body.length === 0 && req.headers['content-length'] === '0'
+        ? { ...res, status: 411, body: '{"code":411,"message":"Length Required","description":null}' }
+        : res,
+  },
+  'authentication-header-ignored': {
+    breaks: 'only Authorization is read, not Authentication',
+    kind: 'contract',
+    rules: ['store.auth.authentication-header'],
+    onRequest: (req) => {
+      const headers = { ...req.headers };
+      delete headers.authentication;
+      return { ...req, headers };
+    },
+  },
+
+  // Rate limit
+  'rate-headers-missing': {
+    breaks: 'no X-Rate-Limit-Remaining',
+    kind: 'contract',
+    rules: ['store.ratelimit.headers'],
+    onResponse: (res) => withHeaders(res, { 'x-rate-limit-remaining': undefined }),
+  },
+  'rate-headers-dropped-after-first-page': {
+    breaks: 'pages after the first carry no rate headers (the pacer reads them on every answer)',
+    kind: 'reliance',
+    rules: ['store.ratelimit.headers'],
+    onResponse: (res, req) => (laterPage(req, res) ? withHeaders(res, RATE_HEADERS) : res),
+  },
+  'rate-reset-in-seconds': {
+    breaks: 'X-Rate-Limit-Reset in seconds',
+    kind: 'contract',
+    rules: ['store.ratelimit.headers'],
+    onResponse: (res) => {
+      const reset = headerOf(res, 'x-rate-limit-reset');
+      return reset ? withHeaders(res, { 'x-rate-limit-reset': String(Math.ceil(Number(reset) / 1000)) }) : res;
+    },
+  },
+  'rate-limit-header-60': {
+    breaks: 'X-Rate-Limit-Limit says 60, not the bucket size 40',
+    kind: 'contract',
+    rules: ['store.ratelimit.headers'],
+    onResponse: (res) => (headerOf(res, 'x-rate-limit-limit') ? withHeaders(res, { 'x-rate-limit-limit': '60' }) : res),
+  },
+  'rate-remaining-always-full': {
+    breaks: 'X-Rate-Limit-Remaining always says 40: the pacer never sees the bucket fill',
+    kind: 'reliance',
+    rules: ['store.ratelimit.headers'],
+    onResponse: (res) => (headerOf(res, 'x-rate-limit-remaining') ? withHeaders(res, { 'x-rate-limit-remaining': '40' }) : res),
+  },
+  'no-429': {
+    breaks: 'a full bucket answers 200 []',
+    kind: 'contract',
+    rules: ['store.ratelimit.bucket-429'],
+    onResponse: (res) => (res.status === 429 ? { ...res, status: 200, body: '[]' } : res),
+  },
+  '429-without-rate-headers': {
+    breaks: 'a 429 carries no rate headers (the client waits a 429 out from them)',
+    kind: 'reliance',
+    rules: ['store.ratelimit.bucket-429', 'store.ratelimit.headers'],
+    onResponse: (res) => (res.status === 429 ? withHeaders(res, RATE_HEADERS) : res),
+  },
+  '429-remaining-not-zero': {
+    breaks: 'a 429 says X-Rate-Limit-Remaining: 3',
+    kind: 'contract',
+    rules: ['store.ratelimit.bucket-429'],
+    onResponse: (res) => (res.status === 429 ? withHeaders(res, { 'x-rate-limit-remaining': '3' }) : res),
+  },
+
+  // Errors
+  'invalid-json-standard-error': {
+    breaks: 'bad JSON answers {code,message,description}, without error',
+    kind: 'contract',
+    rules: ['store.errors.invalid-json-400'],
+    onResponse: (res) =>
+      res.status === 400 && res.body.includes('"error"') ? { ...res, body: '{"code":400,"message":"Bad Request","description":"Problems parsing JSON"}' } : res,
+  },
+  'invalid-json-error-not-string': {
+    breaks: 'bad JSON answers 400 {"error": {"message": ...}}: error is not a string',
+    kind: 'contract',
+    rules: ['store.errors.invalid-json-400'],
+    onResponse: (res) =>
+      res.status === 400
+        ? mapJson(res, (body) => {
+            const error = (body as { error?: unknown }).error;
+            return typeof error === 'string' ? { error: { message: error } } : body;
+          })
+        : res,
+  },
+  'validation-errors-flat': {
+    breaks: '422 bodies are {"message": "..."}',
+    kind: 'contract',
+    rules: ['store.errors.validation-422', 'store.client.validation-error-fields', 'store.errors.image-src-blank-422'],
+    onResponse: (res) => (res.status === 422 ? { ...res, body: '{"message":"Validation failed"}' } : res),
+  },
+  'validation-messages-not-arrays': {
+    breaks: '422 bodies map each field to one string, not an array of messages',
+    kind: 'reliance',
+    rules: ['store.errors.validation-422', 'store.client.validation-error-fields', 'store.errors.image-src-blank-422'],
+    onResponse: (res) =>
+      res.status === 422
+        ? mapJson(res, (body) =>
+            body && typeof body === 'object' && !Array.isArray(body)
+              ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]))
+              : body,
+          )
+        : res,
+  },
+  'validation-as-400': {
+    breaks: 'an invalid field answers 400',
+    kind: 'contract',
+    rules: ['store.errors.validation-422', 'store.errors.image-src-blank-422'],
+    onResponse: (res) => (res.status === 422 ? { ...res, status: 400 } : res),
+  },
+};
