@@ -38,11 +38,12 @@ import {
   type Outcome,
 } from '../src/testing/providerBreaks/verdicts.ts';
 import { useCompileCache } from '../src/config/compileCache.ts';
+import { mutantsFirstPort, mutantsHeldOut, mutantsParallel } from '../src/config/env.ts';
 
 useCompileCache();
 
-const PARALLEL = Number(process.env.MUTANTS_PARALLEL ?? 2);
-const FIRST_PORT = Number(process.env.MUTANTS_FIRST_PORT ?? 4200);
+const PARALLEL = mutantsParallel();
+const FIRST_PORT = mutantsFirstPort();
 const OUT = 'reports/mutants';
 const USER_AGENT = 'api-contract-harness mutants (https://example.invalid/api-contract-harness)';
 
@@ -170,7 +171,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { heldOut: process.env.MUTANTS_HELD_OUT ? [process.env.MUTANTS_HELD_OUT] : [], control: true, list: false, wanted: [] };
+  const options: Options = { heldOut: mutantsHeldOut() ? [mutantsHeldOut()!] : [], control: true, list: false, wanted: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--held-out') options.heldOut.push(argv[++i] ?? '');

@@ -70,3 +70,12 @@ export const verifiedRules = (env: Env = processEnv()): string[] => (env.HARNESS
 
 /** HARNESS_CONSOLE=verify: npm run verify's console (a line per area, a table) in place of Playwright's list or dot. */
 export const verifyConsole = (env: Env = processEnv()): boolean => env.HARNESS_CONSOLE === 'verify';
+
+/** MUTANTS_PARALLEL: how many breaks `npm run mutants` runs at once (2 unless set). */
+export const mutantsParallel = (env: Env = processEnv()): number => Number(env.MUTANTS_PARALLEL ?? 2);
+
+/** MUTANTS_FIRST_PORT: the first port of the twin processes and proxies `npm run mutants` starts (4200 unless set). */
+export const mutantsFirstPort = (env: Env = processEnv()): number => Number(env.MUTANTS_FIRST_PORT ?? 4200);
+
+/** MUTANTS_HELD_OUT: a file of breaks and deviations kept out of the repository, run beside the project's own. */
+export const mutantsHeldOut = (env: Env = processEnv()): string | undefined => trimmed(env, 'MUTANTS_HELD_OUT');

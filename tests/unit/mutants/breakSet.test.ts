@@ -7,8 +7,12 @@ import { findRule } from '../../../src/rules/catalogues.ts';
 test("every rule id the project's breaks name is a rule of that API's catalogue, and the set is consistent", () => {
   expect(problemsOf(PROJECT_SET)).toEqual([]);
   const unknown = [
-    ...Object.entries(STORE_BREAKS).flatMap(([name, b]) => b.rules.filter((id) => !findRule(id) || !id.startsWith('store.')).map((id) => `store ${name}: ${id}`)),
-    ...Object.entries(MEDIA_BREAKS).flatMap(([name, b]) => b.rules.filter((id) => !findRule(id) || !id.startsWith('media.')).map((id) => `media ${name}: ${id}`)),
+    ...Object.entries(STORE_BREAKS).flatMap(([name, b]) =>
+      b.rules.filter((id) => !findRule(id) || !id.startsWith('store.')).map((id) => `store ${name}: ${id}`),
+    ),
+    ...Object.entries(MEDIA_BREAKS).flatMap(([name, b]) =>
+      b.rules.filter((id) => !findRule(id) || !id.startsWith('media.')).map((id) => `media ${name}: ${id}`),
+    ),
   ];
   expect(unknown, 'rule ids no catalogue has').toEqual([]);
 });
