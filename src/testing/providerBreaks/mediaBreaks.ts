@@ -175,7 +175,7 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
   'links-first-last-missing': {
     breaks: 'collections carry links.next and prev only, no first or last',
     kind: 'reliance',
-    rules: ['media.pagination.links'],
+    rules: ['media.pagination.first-last', 'media.pagination.links'],
     onResponse: (res) =>
       mapDocument(res, (doc) => {
         if (!isCollection(doc) || !doc.links) return;
@@ -243,7 +243,7 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
   'errors-with-data': {
     breaks: 'error documents also carry "data": null',
     kind: 'contract',
-    rules: ['media.jsonapi.document-structure'],
+    rules: ['media.jsonapi.document-structure', 'media.errors.jsonapi-errors'],
     onResponse: (res) => (res.status >= 400 ? mapDocument(res, (doc) => void (doc.errors && (doc.data = null))) : res),
   },
   'missing-record-200': {
