@@ -4,10 +4,27 @@
  * happened (the first JSON:API error's title and detail), and the fix. URLs and
  * bodies in them are already redacted.
  */
-import { STATUS_CODES } from 'node:http';
+import {
+  bodyOf,
+  ClientApiError,
+  ClientConfigError,
+  ClientError,
+  ClientInvalidResponseError,
+  ClientRequestError,
+  ClientTransportError,
+  clientErrorOf,
+  refusalMessage,
+  type ClientVoice,
+  type RefusedAnswer,
+  type TransportFailure,
+  type UnreadableAnswer,
+} from '../../http/ClientError.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { isRecord } from './toResource.ts';
 import type { JsonApiError } from './types.ts';
+
+/** The media client's voice: MEDIA_ERR_* codes, "Media API answered …". */
+const MEDIA: ClientVoice = { prefix: 'MEDIA', api: 'Media', contract: 'JSON:API resource structures, spec: Endpoints' };
 
 export type MediaErrorCode =
   | 'MEDIA_ERR_CONFIG'
@@ -21,123 +38,75 @@ export type MediaErrorCode =
   | 'MEDIA_ERR_UNAUTHORIZED'
   | 'MEDIA_ERR_OAUTH';
 
-export class MediaClientError extends Error {
-  readonly code: MediaErrorCode;
-
-  constructor(code: MediaErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
+/** Any error of the Media client, whichever kind: `error instanceof MediaClientError`. */
+export abstract class MediaClientError extends ClientError {
+  static override [Symbol.hasInstance](value: unknown): value is MediaClientError {
+    return clientErrorOf(MEDIA)(value);
   }
 }
 
 /** The client was constructed with options it cannot work with. */
-export class MediaConfigError extends MediaClientError {
+export class MediaConfigError extends ClientConfigError {
   constructor(message: string) {
-    super('MEDIA_ERR_CONFIG', message);
+    super(MEDIA, message);
   }
 }
 
 /** A request the client refuses to send (e.g. the token to a foreign origin). */
-export class MediaRequestError extends MediaClientError {
+export class MediaRequestError extends ClientRequestError {
   constructor(message: string) {
-    super('MEDIA_ERR_INVALID_REQUEST', message);
+    super(MEDIA, message);
   }
 }
 
 /** No HTTP answer at all, after the retries. */
-export class MediaTransportError extends MediaClientError {
-  readonly method: string;
-  readonly url: string;
-  readonly attempts: number;
-  /** The network error's own code, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
-  readonly causeCode: string;
-
-  constructor(details: { method: string; url: string; attempts: number; causeCode: string; causeMessage: string; cause?: unknown }) {
-    super(
-      'MEDIA_ERR_TRANSPORT',
-      `Media client: ${details.method} ${details.url} got no answer after ${details.attempts} attempt(s): ` +
-        `${details.causeCode} ${details.causeMessage}. ` +
-        "Fix: check that the Media API (or its twin) is running and reachable at the client's baseUrl.",
-      { cause: details.cause },
-    );
-    this.method = details.method;
-    this.url = details.url;
-    this.attempts = details.attempts;
-    this.causeCode = details.causeCode;
+export class MediaTransportError extends ClientTransportError {
+  constructor(details: TransportFailure) {
+    super(MEDIA, details);
   }
 }
 
 /** A 2xx answer the client cannot read as a JSON:API document of the expected kind. */
-export class MediaInvalidResponseError extends MediaClientError {
-  readonly status: number;
-  readonly method: string;
-  readonly url: string;
-
-  constructor(details: { status: number; method: string; url: string; what: string; text: string }) {
-    super(
-      'MEDIA_ERR_INVALID_RESPONSE',
-      `Media API answered ${details.method} ${details.url} with ${details.status} and ${details.what}: ` +
-        `${JSON.stringify(details.text.slice(0, 200))}. ` +
-        'Fix: this is the provider breaking the contract (JSON:API resource structures, spec: Endpoints); report it.',
-    );
-    this.status = details.status;
-    this.method = details.method;
-    this.url = details.url;
+export class MediaInvalidResponseError extends ClientInvalidResponseError {
+  constructor(details: UnreadableAnswer) {
+    super(MEDIA, details);
   }
 }
 
 /** What every HTTP error carries; the text and URL are redacted before they get here. */
-export interface ApiErrorDetails {
-  status: number;
-  method: string;
-  url: string;
+export interface ApiErrorDetails extends RefusedAnswer {
   /** The answer's body text, redacted. */
   text: string;
-  /** Retries spent before giving up. */
-  retries: number;
   /** The Retry-After header of the answer, when it had one. */
   retryAfter?: string;
 }
 
 /** The Media API answered with a status that is not 2xx. */
-export class MediaApiError extends MediaClientError {
-  readonly status: number;
-  readonly method: string;
-  readonly url: string;
+export class MediaApiError extends ClientApiError {
   /** The JSON:API error objects of the answer; empty when the body is not an error document. */
   readonly errors: JsonApiError[];
-  /** The parsed body, or the text when it is not JSON. */
-  readonly body: unknown;
-  readonly retries: number;
   /** The Retry-After header of the answer, when it had one (a throttled or unavailable service). */
   readonly retryAfter: string | undefined;
 
-  constructor(details: ApiErrorDetails, explained?: { meaning: string; fix: string }, code: MediaErrorCode = 'MEDIA_ERR_API') {
-    const body = parseBody(details.text);
+  constructor(details: ApiErrorDetails, explained?: { meaning: string; fix: string }, kind = 'API') {
+    const body = bodyOf(details.text);
     const errors = errorObjectsOf(body);
     const { meaning, fix } = explained ?? explain(details);
-    super(code, MediaApiError.compose(details, body, errors, meaning, fix));
-    this.status = details.status;
-    this.method = details.method;
-    this.url = details.url;
+    super(MEDIA, { ...details, body }, MediaApiError.compose(details, body, errors, meaning, fix), kind);
     this.errors = errors;
-    this.body = body;
-    this.retries = details.retries;
     this.retryAfter = details.retryAfter;
   }
 
   /** `Media API answered 404 Not Found to GET <url>: "Record not found: The record ...". <meaning> Fix: <fix>` */
   static compose(details: ApiErrorDetails, body: unknown, errors: readonly JsonApiError[], meaning: string, fix: string): string {
-    const reason = STATUS_CODES[details.status] ?? 'Unknown Status';
-    return `Media API answered ${details.status} ${reason} to ${details.method} ${details.url}${said(body, errors)}. ${meaning} Fix: ${fix}`;
+    return refusalMessage(MEDIA, details, said(body, errors), meaning, fix);
   }
 }
 
 /** 404: no such record, a hidden adult title, or no such route. */
 export class NotFoundError extends MediaApiError {
   constructor(details: ApiErrorDetails) {
-    const route = errorObjectsOf(parseBody(details.text)).some((e) => e.title === 'Route Not Found');
+    const route = errorObjectsOf(bodyOf(details.text)).some((e) => e.title === 'Route Not Found');
     super(
       details,
       route
@@ -146,7 +115,7 @@ export class NotFoundError extends MediaApiError {
             meaning: 'The record does not exist, or it is hidden from this caller: adult-flagged media answer 404 to anonymous requests.',
             fix: 'check the collection and the id; for adult media, sign in as a user who allows adult content.',
           },
-      'MEDIA_ERR_NOT_FOUND',
+      'NOT_FOUND',
     );
   }
 }
@@ -157,7 +126,7 @@ export class ValidationError extends MediaApiError {
   readonly pointers: Record<string, string[]>;
 
   constructor(details: ApiErrorDetails) {
-    const pointers = validationPointers(errorObjectsOf(parseBody(details.text)));
+    const pointers = validationPointers(errorObjectsOf(bodyOf(details.text)));
     const listed = Object.entries(pointers).map(([pointer, messages]) => `${pointer || '(document)'}: ${messages.join('; ')}`);
     super(
       details,
@@ -165,7 +134,7 @@ export class ValidationError extends MediaApiError {
         meaning: listed.length > 0 ? `Refused: ${listed.join(', ')}.` : 'The request was refused as invalid.',
         fix: 'correct the named attributes and send the request again.',
       },
-      'MEDIA_ERR_VALIDATION',
+      'VALIDATION',
     );
     this.pointers = pointers;
   }
@@ -180,7 +149,7 @@ export class ForbiddenError extends MediaApiError {
         meaning: 'The caller is not allowed to do this to this resource.',
         fix: "act as the resource's owner (or a user with the needed role); anonymous callers cannot write.",
       },
-      'MEDIA_ERR_FORBIDDEN',
+      'FORBIDDEN',
     );
   }
 }
@@ -194,7 +163,7 @@ export class UnauthorizedError extends MediaApiError {
         meaning: 'The access token is expired or revoked.',
         fix: 'sign in again: client.token({ username, password }), or client.token({ refreshToken }) with a refresh token that is still valid.',
       },
-      'MEDIA_ERR_UNAUTHORIZED',
+      'UNAUTHORIZED',
     );
   }
 }
@@ -206,10 +175,10 @@ export class OAuthError extends MediaApiError {
   readonly errorDescription: string | undefined;
 
   constructor(details: ApiErrorDetails) {
-    const body = parseBody(details.text);
+    const body = bodyOf(details.text);
     const error = isRecord(body) && typeof body.error === 'string' ? body.error : undefined;
     const errorDescription = isRecord(body) && typeof body.error_description === 'string' ? body.error_description : undefined;
-    super(details, explainOAuth(error, details), 'MEDIA_ERR_OAUTH');
+    super(details, explainOAuth(error, details), 'OAUTH');
     this.error = error;
     this.errorDescription = errorDescription;
   }
@@ -265,14 +234,6 @@ export function validationPointers(errors: readonly JsonApiError[]): Record<stri
     (pointers[pointer] ??= []).push(message);
   }
   return pointers;
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 /** ` ("title: detail")` with a count of further errors; an OAuth error and its description; or the text of a body that is not JSON. */

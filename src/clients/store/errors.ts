@@ -3,9 +3,25 @@
  * match on it, not on wording) and a message that says who speaks, what
  * happened, and the fix. URLs and bodies in them are already redacted.
  */
-import { STATUS_CODES } from 'node:http';
+import {
+  ClientApiError,
+  ClientConfigError,
+  ClientError,
+  ClientInvalidResponseError,
+  ClientRequestError,
+  ClientTransportError,
+  clientErrorOf,
+  refusalMessage,
+  type ClientVoice,
+  type RefusedAnswer,
+  type TransportFailure,
+  type UnreadableAnswer,
+} from '../../http/ClientError.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { RateHeaders } from './types.ts';
+
+/** The store client's voice: STORE_ERR_* codes, "Store API answered …". */
+const STORE: ClientVoice = { prefix: 'STORE', api: 'Store', contract: 'no root element, collections are JSON arrays' };
 
 export type StoreErrorCode =
   | 'STORE_ERR_CONFIG'
@@ -18,108 +34,62 @@ export type StoreErrorCode =
   | 'STORE_ERR_RATE_LIMITED'
   | 'STORE_ERR_NOT_FOUND';
 
-export class StoreClientError extends Error {
-  readonly code: StoreErrorCode;
-
-  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
+/** Any error of the Store client, whichever kind: `error instanceof StoreClientError`. */
+export abstract class StoreClientError extends ClientError {
+  static override [Symbol.hasInstance](value: unknown): value is StoreClientError {
+    return clientErrorOf(STORE)(value);
   }
 }
 
 /** The client was constructed with options it cannot work with. */
-export class StoreConfigError extends StoreClientError {
+export class StoreConfigError extends ClientConfigError {
   constructor(message: string) {
-    super('STORE_ERR_CONFIG', message);
+    super(STORE, message);
   }
 }
 
 /** A StoreRequest the client refuses to send (e.g. the token to a foreign origin). */
-export class StoreRequestError extends StoreClientError {
+export class StoreRequestError extends ClientRequestError {
   constructor(message: string) {
-    super('STORE_ERR_INVALID_REQUEST', message);
+    super(STORE, message);
   }
 }
 
 /** No HTTP answer at all, after the retries. */
-export class StoreTransportError extends StoreClientError {
-  readonly method: string;
-  readonly url: string;
-  readonly attempts: number;
-  /** The network error's own code, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
-  readonly causeCode: string;
-
-  constructor(details: { method: string; url: string; attempts: number; causeCode: string; causeMessage: string; cause?: unknown }) {
-    super(
-      'STORE_ERR_TRANSPORT',
-      `Store client: ${details.method} ${details.url} got no answer after ${details.attempts} attempt(s): ` +
-        `${details.causeCode} ${details.causeMessage}. ` +
-        "Fix: check that the Store API (or its twin) is running and reachable at the client's baseUrl.",
-      { cause: details.cause },
-    );
-    this.method = details.method;
-    this.url = details.url;
-    this.attempts = details.attempts;
-    this.causeCode = details.causeCode;
+export class StoreTransportError extends ClientTransportError {
+  constructor(details: TransportFailure) {
+    super(STORE, details);
   }
 }
 
 /** An answer the client cannot read as the contract says (e.g. a collection that is not an array). */
-export class StoreInvalidResponseError extends StoreClientError {
-  readonly status: number;
-  readonly method: string;
-  readonly url: string;
-
-  constructor(details: { status: number; method: string; url: string; what: string; text: string }) {
-    super(
-      'STORE_ERR_INVALID_RESPONSE',
-      `Store API answered ${details.method} ${details.url} with ${details.status} and ${details.what}: ` +
-        `${JSON.stringify(details.text.slice(0, 200))}. ` +
-        'Fix: this is the provider breaking the contract (no root element, collections are JSON arrays); report it.',
-    );
-    this.status = details.status;
-    this.method = details.method;
-    this.url = details.url;
+export class StoreInvalidResponseError extends ClientInvalidResponseError {
+  constructor(details: UnreadableAnswer) {
+    super(STORE, details);
   }
 }
 
 /** What every HTTP error carries; bodies and URLs are redacted before they get here. */
-export interface ApiErrorDetails {
-  status: number;
-  method: string;
-  url: string;
+export interface ApiErrorDetails extends RefusedAnswer {
   /** The parsed JSON body, or the text when it is not JSON. */
   body: unknown;
-  /** Retries spent before giving up. */
-  retries: number;
   rate?: RateHeaders;
 }
 
 /** The Store API answered with a status that is not 2xx. */
-export class StoreApiError extends StoreClientError {
-  readonly status: number;
-  readonly method: string;
-  readonly url: string;
-  readonly body: unknown;
+export class StoreApiError extends ClientApiError {
   /** The body's description (or error) member, when there is one. */
   readonly description: string | undefined;
 
-  constructor(details: ApiErrorDetails, message?: string, code: StoreErrorCode = 'STORE_ERR_API') {
-    super(code, message ?? StoreApiError.compose(details, ...explain(details)));
-    this.status = details.status;
-    this.method = details.method;
-    this.url = details.url;
-    this.body = details.body;
+  constructor(details: ApiErrorDetails, explained: [meaning: string, fix: string] = explain(details), kind = 'API') {
+    super(STORE, details, StoreApiError.compose(details, ...explained), kind);
     this.description = descriptionOf(details.body);
   }
 
   /** `Store API answered 404 Not Found to GET <url> ("why"). <what it means> Fix: <fix>` */
   static compose(details: ApiErrorDetails, meaning: string, fix: string): string {
-    const reason = STATUS_CODES[details.status] ?? 'Unknown Status';
     const description = descriptionOf(details.body);
-    const said = description ? ` ("${description}")` : '';
-    return `Store API answered ${details.status} ${reason} to ${details.method} ${details.url}${said}. ${meaning} Fix: ${fix}`;
+    return refusalMessage(STORE, details, description ? ` ("${description}")` : '', meaning, fix);
   }
 }
 
@@ -128,12 +98,11 @@ export class PaymentRequiredError extends StoreApiError {
   constructor(details: ApiErrorDetails) {
     super(
       details,
-      StoreApiError.compose(
-        details,
+      [
         "The store's API access is suspended for lack of payment: the store's subscription was not renewed or the app's recurring charge was not paid. Every API call answers 402 until then, and webhooks are not called.",
         "payment must be resumed (renew the store's subscription or pay the app's charge), then retry; after the app/resumed event, resync whatever the webhooks missed.",
-      ),
-      'STORE_ERR_PAYMENT_REQUIRED',
+      ],
+      'PAYMENT_REQUIRED',
     );
   }
 }
@@ -148,12 +117,11 @@ export class ValidationError extends StoreApiError {
     const listed = Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join('; ')}`);
     super(
       details,
-      StoreApiError.compose(
-        details,
+      [
         listed.length > 0 ? `Invalid fields: ${listed.join(', ')}.` : 'The request was refused as unprocessable.',
         listed.length > 0 ? 'correct the listed fields and send the request again.' : 'read the description; it names the limit or rule that was hit.',
-      ),
-      'STORE_ERR_VALIDATION',
+      ],
+      'VALIDATION',
     );
     this.fields = fields;
   }
@@ -166,12 +134,11 @@ export class RateLimitError extends StoreApiError {
   constructor(details: ApiErrorDetails) {
     super(
       details,
-      StoreApiError.compose(
-        details,
+      [
         `The rate limit (a bucket of ${STORE_CONTRACT.bucketSize} requests leaking ${STORE_CONTRACT.leakPerSecond}/s per store and app) was still exceeded after ${details.retries} retries.`,
         `keep pacing on and use one client per store and token so its pacer sees every request; if other programs share the token, wait about ${MS_PER_LEAK} ms per request they send.`,
-      ),
-      'STORE_ERR_RATE_LIMITED',
+      ],
+      'RATE_LIMITED',
     );
     this.rate = details.rate;
   }
@@ -180,11 +147,7 @@ export class RateLimitError extends StoreApiError {
 /** 404: the resource (or the page) does not exist. */
 export class NotFoundError extends StoreApiError {
   constructor(details: ApiErrorDetails) {
-    super(
-      details,
-      StoreApiError.compose(details, 'The resource does not exist in this store.', 'check the id and the store id in the base URL; it may have been deleted.'),
-      'STORE_ERR_NOT_FOUND',
-    );
+    super(details, ['The resource does not exist in this store.', 'check the id and the store id in the base URL; it may have been deleted.'], 'NOT_FOUND');
   }
 }
 
