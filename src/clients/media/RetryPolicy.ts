@@ -1,13 +1,8 @@
-import { isRetryableNetworkCode } from '../../http/networkError.ts';
 import { retryAfterMs } from '../../http/retryAfterMs.ts';
+import { RetryPolicy as CoreRetryPolicy, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
 import { MediaConfigError } from './errors.ts';
-import type { RetryOptions } from './types.ts';
 
-/** What to do after an answer: retry after `afterMs`, or nothing (undefined). */
-export interface RetryDecision {
-  reason: string;
-  afterMs: number;
-}
+export type { RetryDecision };
 
 /** Statuses that say "not now" rather than "no": service trouble and the per-token throttle. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
@@ -19,22 +14,16 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504
  *   one longer than maxDelayMs is not retried at all (the answer goes to the caller);
  *   without one, base × 2^n, capped at maxDelayMs;
  * - network failures: the same back-off.
- * All share one budget, maxRetries. The service documents no general rate limit,
- * so unlike the store client there is no pacing ahead of time.
+ * All share one budget, maxRetries (the core's RetryPolicy). The service documents
+ * no general rate limit, so unlike the store client there is no pacing ahead of time.
  */
-export class RetryPolicy {
-  readonly maxRetries: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-
+export class RetryPolicy extends CoreRetryPolicy {
   constructor(options: RetryOptions = {}) {
-    this.maxRetries = checked('retry.maxRetries', options.maxRetries ?? 3);
-    this.baseDelayMs = checked('retry.baseDelayMs', options.baseDelayMs ?? 250);
-    this.maxDelayMs = checked('retry.maxDelayMs', options.maxDelayMs ?? 8_000);
+    super(options, 'MediaClient', (message) => new MediaConfigError(message));
   }
 
   /** The decision after retry number `retriesSoFar` answered `status`. */
-  decide(answer: { status: number; headers: Readonly<Record<string, string>> }, retriesSoFar: number, now: number): RetryDecision | undefined {
+  override decide(answer: { status: number; headers: Readonly<Record<string, string>> }, retriesSoFar: number, now: number): RetryDecision | undefined {
     if (retriesSoFar >= this.maxRetries || !RETRYABLE_STATUSES.has(answer.status)) return undefined;
     const retryAfter = retryAfterMs(answer.headers['retry-after'], now);
     // Retrying before the time asked would go against it; waiting longer than maxDelayMs is not bounded.
@@ -43,24 +32,4 @@ export class RetryPolicy {
     const reason = answer.status === 429 ? '429 Too Many Requests: throttled, retrying later' : `${answer.status}: service trouble, retrying later`;
     return { reason: retryAfter === undefined ? reason : `${reason} (Retry-After)`, afterMs };
   }
-
-  /** The decision after a network failure with the given error code. */
-  decideNetwork(code: string, retriesSoFar: number): RetryDecision | undefined {
-    if (retriesSoFar >= this.maxRetries || !isRetryableNetworkCode(code)) return undefined;
-    return { reason: `${code}: no answer, retrying`, afterMs: this.backoffMs(retriesSoFar) };
-  }
-
-  /** base × 2^n, capped at maxDelayMs. */
-  backoffMs(retriesSoFar: number): number {
-    return Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** retriesSoFar);
-  }
-}
-
-function checked(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new MediaConfigError(
-      `MediaClient: ${name} must be a finite number ≥ 0, got ${value}. Fix: pass a non-negative number or leave it out for the default.`,
-    );
-  }
-  return value;
 }

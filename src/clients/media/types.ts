@@ -7,15 +7,10 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../../clock/Clock.ts';
 import type { Exchange } from '../../http/Exchange.ts';
+import type { RetryOptions } from '../../http/RetryPolicy.ts';
 
-export interface RetryOptions {
-  /** Retries after the first attempt, for 5xx, 429 and network failures. Default 3. */
-  maxRetries?: number;
-  /** First back-off delay; doubled on each retry. Default 250 ms. */
-  baseDelayMs?: number;
-  /** Upper bound of one wait, Retry-After included. Default 8000 ms. */
-  maxDelayMs?: number;
-}
+/** How the client retries (the core's knobs, shared by both clients). */
+export type { RetryOptions };
 
 export interface MediaClientOptions {
   /** Ends with /api/edge: `http://127.0.0.1:4020/api/edge`. */

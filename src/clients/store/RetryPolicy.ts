@@ -1,17 +1,12 @@
-import { isRetryableNetworkCode } from '../../http/networkError.ts';
 import { retryAfterMs } from '../../http/retryAfterMs.ts';
+import { RetryPolicy as CoreRetryPolicy, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreConfigError } from './errors.ts';
-import type { RateHeaders, RetryOptions } from './types.ts';
+import type { RateHeaders } from './types.ts';
 
 /** Shared with the media client; re-exported where the store's tests and callers find it. */
 export { retryAfterMs };
-
-/** What to do after an answer: retry after `afterMs`, or nothing (undefined). */
-export interface RetryDecision {
-  reason: string;
-  afterMs: number;
-}
+export type { RetryDecision };
 
 /**
  * When and how long to wait before another attempt:
@@ -20,21 +15,15 @@ export interface RetryDecision {
  * - 429 (store.client.paces-to-bucket): until one request fits by the rate headers,
  *   Reset − (Limit − 1) × 500 ms, at least one leak interval.
  * - network failures: the same back-off as 5xx.
- * Retries of all three share one budget, maxRetries.
+ * Retries of all three share one budget, maxRetries (the core's RetryPolicy).
  */
-export class RetryPolicy {
-  readonly maxRetries: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-
+export class RetryPolicy extends CoreRetryPolicy<{ status: number; headers: Readonly<Record<string, string>>; rate?: RateHeaders }> {
   constructor(options: RetryOptions = {}) {
-    this.maxRetries = checked('retry.maxRetries', options.maxRetries ?? 3);
-    this.baseDelayMs = checked('retry.baseDelayMs', options.baseDelayMs ?? 250);
-    this.maxDelayMs = checked('retry.maxDelayMs', options.maxDelayMs ?? 8_000);
+    super(options, 'StoreClient', (message) => new StoreConfigError(message));
   }
 
   /** The decision after retry number `retriesSoFar` answered `status`. */
-  decide(
+  override decide(
     answer: { status: number; headers: Readonly<Record<string, string>>; rate?: RateHeaders },
     retriesSoFar: number,
     now: number,
@@ -52,17 +41,6 @@ export class RetryPolicy {
     }
     return undefined;
   }
-
-  /** The decision after a network failure with the given error code. */
-  decideNetwork(code: string, retriesSoFar: number): RetryDecision | undefined {
-    if (retriesSoFar >= this.maxRetries || !isRetryableNetworkCode(code)) return undefined;
-    return { reason: `${code}: no answer, retrying`, afterMs: this.backoffMs(retriesSoFar) };
-  }
-
-  /** base × 2^n, capped at maxDelayMs. */
-  backoffMs(retriesSoFar: number): number {
-    return Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** retriesSoFar);
-  }
 }
 
 /**
@@ -76,13 +54,4 @@ export function rateLimitWaitMs(rate: RateHeaders | undefined): number {
   if (rate?.reset !== undefined) wait = rate.reset - (limit - 1) * MS_PER_LEAK;
   else if (rate?.remaining !== undefined) wait = (1 - rate.remaining) * MS_PER_LEAK;
   return Math.min(Math.max(MS_PER_LEAK, Math.ceil(wait)), Math.max(limit, 1) * MS_PER_LEAK);
-}
-
-function checked(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new StoreConfigError(
-      `StoreClient: ${name} must be a finite number ≥ 0, got ${value}. Fix: pass a non-negative number or leave it out for the default.`,
-    );
-  }
-  return value;
 }

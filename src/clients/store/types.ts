@@ -6,15 +6,10 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../../clock/Clock.ts';
 import type { Exchange as HttpExchange } from '../../http/Exchange.ts';
 import type { LinkRel } from '../../rules/storeContract.ts';
+import type { RetryOptions } from '../../http/RetryPolicy.ts';
 
-export interface RetryOptions {
-  /** Retries after the first attempt, for 5xx, 429 and network failures. Default 3. */
-  maxRetries?: number;
-  /** First back-off delay; doubled on each retry. Default 250 ms. */
-  baseDelayMs?: number;
-  /** Upper bound of one back-off delay, Retry-After included. Default 8000 ms. */
-  maxDelayMs?: number;
-}
+/** How the client retries (the core's knobs, shared by both clients). */
+export type { RetryOptions };
 
 export interface StoreClientOptions {
   /** The store's base, already with /v1/{store_id}: `http://127.0.0.1:4010/v1/100001`. */

@@ -16,7 +16,7 @@ const transport = { method: 'GET', url: 'http://127.0.0.1:1/x', attempts: 2, cau
 const unreadable = { status: 200, method: 'GET', url: 'http://127.0.0.1:1/x', what: 'a body that is not JSON', text: '<html>' };
 
 test('each shared kind has one class in the core and a stable <API>_ERR_<KIND> code per client', () => {
-  const made: [ClientError, typeof ClientError, string][] = [
+  const made: [ClientError, abstract new (...args: never[]) => ClientError, string][] = [
     [new store.StoreConfigError('m'), ClientConfigError, 'STORE_ERR_CONFIG'],
     [new store.StoreRequestError('m'), ClientRequestError, 'STORE_ERR_INVALID_REQUEST'],
     [new store.StoreTransportError(transport), ClientTransportError, 'STORE_ERR_TRANSPORT'],
