@@ -10,12 +10,10 @@
  */
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../clock/Clock.ts';
-import { exchangeTraffic, type AttemptOutcome } from '../../http/Exchange.ts';
-import { networkErrorOf } from '../../http/networkError.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
-import { transport, type RawResponse } from '../../http/transport.ts';
+import { sendAttempts, type Sent } from '../../http/sendAttempts.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
-import { buildRequest, type PreparedRequest } from './buildRequest.ts';
+import { buildRequest } from './buildRequest.ts';
 import {
   apiErrorFor,
   MediaConfigError,
@@ -26,7 +24,7 @@ import {
   type ApiErrorDetails,
 } from './errors.ts';
 import { queryString } from './queryString.ts';
-import { RetryPolicy, type RetryDecision } from './RetryPolicy.ts';
+import { RetryPolicy } from './RetryPolicy.ts';
 import { toMediaResponse } from './toMediaResponse.ts';
 import { isRecord, toResource } from './toResource.ts';
 import type {
@@ -46,12 +44,6 @@ import type {
 } from './types.ts';
 
 export { resolveRelationship } from './resolveRelationship.ts';
-
-/** What one send did: the last answer and the retries it took. */
-interface Sent {
-  response: MediaResponse;
-  retries: number;
-}
 
 const DEFAULT_USER_AGENT = 'api-contract-harness media client';
 const FORM = 'application/x-www-form-urlencoded';
@@ -234,7 +226,7 @@ export class MediaClient {
     if (token === this.#token) this.#token = undefined;
   }
 
-  async #oauth(path: string, form: URLSearchParams): Promise<Sent> {
+  async #oauth(path: string, form: URLSearchParams): Promise<Sent<MediaResponse>> {
     if (this.#clientId !== undefined) form.set('client_id', this.#clientId);
     if (this.#clientSecret !== undefined) form.set('client_secret', this.#clientSecret);
     const url = new URL(path, this.#base.origin).href;
@@ -242,7 +234,7 @@ export class MediaClient {
   }
 
   /** The parsed body of a 2xx OAuth answer ({} when empty); an OAuthError otherwise. */
-  #oauthBody({ response, retries }: Sent): unknown {
+  #oauthBody({ response, retries }: Sent<MediaResponse>): unknown {
     if (!isOk(response.status)) throw new OAuthError(this.#details(response, retries));
     if (response.text.trim() === '') return {};
     return response.json();
@@ -309,59 +301,22 @@ export class MediaClient {
     };
   }
 
-  async #send(request: MediaRequest): Promise<Sent> {
+  #send(request: MediaRequest): Promise<Sent<MediaResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     for (const secret of prepared.secrets) this.#remember(secret);
     const secrets = [...this.#secrets];
     const url = redactUrl(prepared.url.href, secrets);
-    const retry = request.retry !== false;
-
-    for (let attempt = 0; ; attempt++) {
-      const startedAt = this.#clock.now();
-      const base = { attempt, startedAt, secrets, prepared, url };
-
-      let raw: RawResponse;
-      try {
-        raw = await transport(prepared, this.#dispatcher);
-      } catch (error) {
-        const { code, message } = networkErrorOf(error);
-        const decision = retry ? this.#retry.decideNetwork(code, attempt) : undefined;
-        this.#report(base, { error: { code, message: redactText(message, secrets) } }, decision);
-        if (!decision) {
-          throw new MediaTransportError({
-            method: prepared.method,
-            url,
-            attempts: attempt + 1,
-            causeCode: code,
-            causeMessage: redactText(message, secrets),
-            cause: error,
-          });
-        }
-        await this.#clock.sleep(decision.afterMs);
-        continue;
-      }
-
-      const response = toMediaResponse(raw, { method: prepared.method, url, redactText: (text) => redactText(text, secrets) });
-      const decision = retry ? this.#retry.decide(response, attempt, this.#clock.now()) : undefined;
-      this.#report(base, { response: raw }, decision);
-      if (!decision) return { response, retries: attempt };
-      await this.#clock.sleep(decision.afterMs);
-    }
-  }
-
-  #report(
-    base: { attempt: number; startedAt: number; secrets: string[]; prepared: PreparedRequest; url: string },
-    outcome: AttemptOutcome,
-    decision: RetryDecision | undefined,
-  ): void {
-    if (!this.#onExchange) return;
-    const exchange: Exchange = {
-      attempt: base.attempt,
-      startedAt: base.startedAt,
-      durationMs: this.#clock.now() - base.startedAt,
-      ...exchangeTraffic(base.prepared, base.url, base.secrets, outcome, decision),
-    };
-    this.#onExchange(exchange);
+    return sendAttempts({
+      request: prepared,
+      url,
+      secrets,
+      clock: this.#clock,
+      dispatcher: this.#dispatcher,
+      retry: request.retry !== false ? this.#retry : undefined,
+      read: (raw) => toMediaResponse(raw, { method: prepared.method, url, redactText: (text) => redactText(text, secrets) }),
+      report: this.#onExchange,
+      noAnswer: (failure) => new MediaTransportError(failure),
+    });
   }
 
   #remember(secret: string | undefined): void {

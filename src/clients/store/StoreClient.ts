@@ -9,14 +9,12 @@
  */
 import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../../clock/Clock.ts';
-import { exchangeTraffic, type AttemptOutcome } from '../../http/Exchange.ts';
-import { networkErrorOf } from '../../http/networkError.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
-import { transport, type RawResponse } from '../../http/transport.ts';
-import { buildRequest, type PreparedRequest } from './buildRequest.ts';
+import { sendAttempts, type Sent } from '../../http/sendAttempts.ts';
+import { buildRequest } from './buildRequest.ts';
 import { apiErrorFor, StoreConfigError, StoreInvalidResponseError, StoreTransportError, type StoreApiError } from './errors.ts';
-import { Pacer } from './Pacer.ts';
-import { RetryPolicy, type RetryDecision } from './RetryPolicy.ts';
+import { Pacer, type PacerTicket } from './Pacer.ts';
+import { RetryPolicy } from './RetryPolicy.ts';
 import { toStoreInfo } from './toStoreInfo.ts';
 import { toStoreResponse } from './toStoreResponse.ts';
 import type {
@@ -34,12 +32,6 @@ import type {
   Webhook,
   WebhookInput,
 } from './types.ts';
-
-/** What one send did: the last answer and the retries it took. */
-interface Sent {
-  response: StoreResponse;
-  retries: number;
-}
 
 /** "Last page is N": the provider's answer past the last page (store.pagination.past-last-page-404). */
 const LAST_PAGE = /^Last page is (\d+)$/;
@@ -260,7 +252,7 @@ export class StoreClient {
     return body as T[];
   }
 
-  #errorFor({ response, retries }: Sent): StoreApiError {
+  #errorFor({ response, retries }: Sent<StoreResponse>): StoreApiError {
     const text = redactText(response.text, this.#secrets);
     let body: unknown = text;
     try {
@@ -278,65 +270,32 @@ export class StoreClient {
     });
   }
 
-  async #send(request: StoreRequest): Promise<Sent> {
+  #send(request: StoreRequest): Promise<Sent<StoreResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     const secrets = [...this.#secrets, ...prepared.secrets];
     const url = redactUrl(prepared.url.href, secrets);
     const pace = this.#pace && request.pace !== false;
-    const retry = request.retry !== false;
-
-    for (let attempt = 0; ; attempt++) {
-      const queuedAt = this.#clock.now();
-      const ticket = pace ? await this.#pacer.acquire() : this.#pacer.track();
-      const startedAt = this.#clock.now();
-      const base = { attempt, startedAt, pacedMs: startedAt - queuedAt, secrets, prepared, url };
-
-      let raw: RawResponse;
-      try {
-        raw = await transport(prepared, this.#dispatcher);
-      } catch (error) {
-        // No answer: the request may still have reached the bucket, so it is counted.
-        this.#pacer.release(ticket, undefined);
-        const { code, message } = networkErrorOf(error);
-        const decision = retry ? this.#retry.decideNetwork(code, attempt) : undefined;
-        this.#report(base, { error: { code, message: redactText(message, secrets) } }, decision);
-        if (!decision) {
-          throw new StoreTransportError({
-            method: prepared.method,
-            url,
-            attempts: attempt + 1,
-            causeCode: code,
-            causeMessage: redactText(message, secrets),
-            cause: error,
-          });
-        }
-        await this.#clock.sleep(decision.afterMs);
-        continue;
-      }
-
-      const response = toStoreResponse(raw, { method: prepared.method, url, redactText: (text) => redactText(text, secrets) });
-      this.#pacer.release(ticket, response.rate);
-      const decision = retry ? this.#retry.decide(response, attempt, this.#clock.now()) : undefined;
-      this.#report(base, { response: raw }, decision);
-      if (!decision) return { response, retries: attempt };
-      await this.#clock.sleep(decision.afterMs);
-    }
-  }
-
-  #report(
-    base: { attempt: number; startedAt: number; pacedMs: number; secrets: string[]; prepared: PreparedRequest; url: string },
-    outcome: AttemptOutcome,
-    decision: RetryDecision | undefined,
-  ): void {
-    if (!this.#onExchange) return;
-    const exchange: Exchange = {
-      attempt: base.attempt,
-      startedAt: base.startedAt,
-      durationMs: this.#clock.now() - base.startedAt,
-      pacedMs: base.pacedMs,
-      ...exchangeTraffic(base.prepared, base.url, base.secrets, outcome, decision),
-    };
-    this.#onExchange(exchange);
+    const onExchange = this.#onExchange;
+    return sendAttempts<StoreResponse, { ticket: PacerTicket; pacedMs: number }>({
+      request: prepared,
+      url,
+      secrets,
+      clock: this.#clock,
+      dispatcher: this.#dispatcher,
+      retry: request.retry !== false ? this.#retry : undefined,
+      read: (raw) => toStoreResponse(raw, { method: prepared.method, url, redactText: (text) => redactText(text, secrets) }),
+      // Paced: waits for room in the modelled bucket; unpaced, the request still fills it. Without an answer it is counted too.
+      gate: {
+        enter: async () => {
+          const queuedAt = this.#clock.now();
+          const ticket = pace ? await this.#pacer.acquire() : this.#pacer.track();
+          return { ticket, pacedMs: this.#clock.now() - queuedAt };
+        },
+        leave: ({ ticket }, response) => this.#pacer.release(ticket, response?.rate),
+      },
+      report: onExchange && ((exchange, { pacedMs }) => onExchange({ ...exchange, pacedMs })),
+      noAnswer: (failure) => new StoreTransportError(failure),
+    });
   }
 }
 

@@ -1,0 +1,116 @@
+import { expect, test } from '../../../src/testing/harnessTest.ts';
+import { MockAgent } from 'undici';
+import { VirtualClock } from '../../../src/clock/Clock.ts';
+import type { Exchange } from '../../../src/http/Exchange.ts';
+import { RetryPolicy, type RetryableAnswer } from '../../../src/http/RetryPolicy.ts';
+import { sendAttempts, type Attempts } from '../../../src/http/sendAttempts.ts';
+import type { RawResponse } from '../../../src/http/transport.ts';
+
+// The attempt loop both clients send through: retries by the policy, the gate around each attempt, one report per attempt.
+
+const ORIGIN = 'http://api.example.test';
+const SECRET = 's3cret-token';
+
+/** Retries every 503 after 100 ms; nothing else. */
+class Retry503 extends RetryPolicy {
+  constructor(maxRetries = 3) {
+    super({ maxRetries }, 'TestClient', (message) => new Error(message));
+  }
+  override decide(answer: RetryableAnswer, retriesSoFar: number) {
+    return answer.status === 503 && retriesSoFar < this.maxRetries ? { reason: '503: later', afterMs: 100 } : undefined;
+  }
+}
+
+function mocked(): MockAgent {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  return agent;
+}
+
+function attempts(agent: MockAgent, clock: VirtualClock, more: Partial<Attempts<RawResponse, undefined>> = {}): Attempts<RawResponse, undefined> {
+  return {
+    request: { method: 'GET', url: new URL(`${ORIGIN}/things?access_token=${SECRET}`), headers: { Authorization: `Bearer ${SECRET}` }, body: undefined },
+    url: `${ORIGIN}/things?access_token=[REDACTED]`,
+    secrets: [SECRET],
+    clock,
+    dispatcher: agent,
+    retry: new Retry503(),
+    read: (raw) => raw,
+    noAnswer: (failure) => Object.assign(new Error(`no answer after ${failure.attempts}`), failure),
+    ...more,
+  };
+}
+
+test('retries what the policy retries, waits on the clock between attempts, and answers the last answer with the retries spent', async () => {
+  const agent = mocked();
+  const pool = agent.get(ORIGIN);
+  pool.intercept({ path: /\/things/ }).reply(503, 'busy');
+  pool.intercept({ path: /\/things/ }).reply(503, 'busy');
+  pool.intercept({ path: /\/things/ }).reply(200, 'ok');
+  const clock = new VirtualClock(0);
+  const exchanges: Exchange[] = [];
+  const sent = await sendAttempts(attempts(agent, clock, { report: (e) => exchanges.push(e) }));
+  expect(sent.retries).toBe(2);
+  expect(sent.response.status).toBe(200);
+  expect(clock.now()).toBe(200);
+  expect(exchanges.map((e) => [e.attempt, e.startedAt, e.response?.status, e.retry?.afterMs])).toEqual([
+    [0, 0, 503, 100],
+    [1, 100, 503, 100],
+    [2, 200, 200, undefined],
+  ]);
+  // Every report is redacted: the header, the URL the client gave, the secret wherever it appears.
+  expect(JSON.stringify(exchanges)).not.toContain(SECRET);
+  expect(exchanges[0]!.request.headers['Authorization']).toBe('Bearer [REDACTED]');
+});
+
+test('without a policy one attempt is all: the 503 is the answer', async () => {
+  const agent = mocked();
+  agent
+    .get(ORIGIN)
+    .intercept({ path: /\/things/ })
+    .reply(503, 'busy');
+  const sent = await sendAttempts(attempts(agent, new VirtualClock(0), { retry: undefined }));
+  expect([sent.response.status, sent.retries]).toEqual([503, 0]);
+});
+
+test('no answer: retryable network failures are retried with back-off, then the client’s own error names the attempts', async () => {
+  const agent = mocked();
+  const pool = agent.get(ORIGIN);
+  for (let i = 0; i < 3; i++) pool.intercept({ path: /\/things/ }).replyWithError(Object.assign(new Error(`reset ${SECRET}`), { code: 'ECONNRESET' }));
+  const clock = new VirtualClock(0);
+  const exchanges: Exchange[] = [];
+  const error = await sendAttempts(attempts(agent, clock, { retry: new Retry503(2), report: (e) => exchanges.push(e) })).catch((e: unknown) => e);
+  expect(error).toMatchObject({ message: 'no answer after 3', causeCode: 'ECONNRESET', method: 'GET', url: `${ORIGIN}/things?access_token=[REDACTED]` });
+  expect((error as { causeMessage: string }).causeMessage).not.toContain(SECRET);
+  // base × 2^n: 250, then 500.
+  expect(exchanges.map((e) => [e.error?.code, e.retry?.afterMs])).toEqual([
+    ['ECONNRESET', 250],
+    ['ECONNRESET', 500],
+    ['ECONNRESET', undefined],
+  ]);
+  expect(clock.now()).toBe(750);
+});
+
+test('the gate holds each attempt before it leaves and hears of its answer (none for a network failure); the report gets the pass', async () => {
+  const agent = mocked();
+  const pool = agent.get(ORIGIN);
+  pool.intercept({ path: /\/things/ }).replyWithError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));
+  pool.intercept({ path: /\/things/ }).reply(200, 'ok');
+  const clock = new VirtualClock(0);
+  const log: string[] = [];
+  let passes = 0;
+  const sent = await sendAttempts<RawResponse, number>({
+    ...attempts(agent, clock),
+    gate: {
+      enter: async () => {
+        await clock.sleep(40);
+        log.push(`enter ${++passes}`);
+        return passes;
+      },
+      leave: (pass, answer) => log.push(`leave ${pass} ${answer?.status ?? 'no answer'}`),
+    },
+    report: (exchange, pass) => log.push(`report ${pass} attempt ${exchange.attempt} from ${exchange.startedAt}`),
+  });
+  expect(sent.response.status).toBe(200);
+  expect(log).toEqual(['enter 1', 'leave 1 no answer', 'report 1 attempt 0 from 40', 'enter 2', 'leave 2 200', 'report 2 attempt 1 from 330']);
+});
