@@ -1,34 +1,17 @@
+import { toClientResponse, type ReadContext } from '../../http/ClientResponse.ts';
 import type { RawResponse } from '../../http/transport.ts';
 import { MediaInvalidResponseError } from './errors.ts';
 import { isRecord } from './toResource.ts';
 import type { JsonApiDocument, MediaResponse } from './types.ts';
 
 /** The MediaResponse of a raw answer: the body parsed once, kept as `document` when it is a JSON object. */
-export function toMediaResponse(raw: RawResponse, context: { method: string; url: string; redactText: (text: string) => string }): MediaResponse {
-  let parsed: { value: unknown } | undefined;
+export function toMediaResponse(raw: RawResponse, context: ReadContext): MediaResponse {
+  const response = toClientResponse(raw, context, (details) => new MediaInvalidResponseError(details));
+  let body: unknown;
   try {
-    if (raw.text.trim() !== '') parsed = { value: JSON.parse(raw.text) };
+    body = response.json();
   } catch {
-    parsed = undefined;
+    body = undefined;
   }
-  return {
-    status: raw.status,
-    headers: raw.headers,
-    text: raw.text,
-    url: context.url,
-    method: context.method,
-    ...(parsed && isRecord(parsed.value) ? { document: parsed.value as JsonApiDocument } : {}),
-    json<T = unknown>(): T {
-      if (!parsed) {
-        throw new MediaInvalidResponseError({
-          status: raw.status,
-          method: context.method,
-          url: context.url,
-          what: 'a body that is not JSON',
-          text: context.redactText(raw.text),
-        });
-      }
-      return parsed.value as T;
-    },
-  };
+  return { ...response, ...(isRecord(body) ? { document: body as JsonApiDocument } : {}) };
 }

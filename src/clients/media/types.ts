@@ -4,15 +4,16 @@
  * Endpoints). Attributes stay an open record; the suites check bodies against
  * the JSON Schemas in contracts/media/schemas.
  */
-import type { Dispatcher } from 'undici';
-import type { Clock } from '../../clock/Clock.ts';
+import type { ClientOptions } from '../../http/ClientOptions.ts';
+import type { ClientRequest } from '../../http/ClientRequest.ts';
+import type { ClientResponse } from '../../http/ClientResponse.ts';
 import type { Exchange } from '../../http/Exchange.ts';
 import type { RetryOptions } from '../../http/RetryPolicy.ts';
 
 /** How the client retries (the core's knobs, shared by both clients). */
 export type { RetryOptions };
 
-export interface MediaClientOptions {
+export interface MediaClientOptions extends ClientOptions {
   /** Ends with /api/edge: `http://127.0.0.1:4020/api/edge`. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <token>`; absent means anonymous. `token()` sets it. */
@@ -23,51 +24,22 @@ export interface MediaClientOptions {
   clientId?: string;
   /** OAuth client secret, for services that want one (the real password grant does not). */
   clientSecret?: string;
-  /** Default systemClock; every back-off goes through clock.sleep. */
-  clock?: Clock;
-  retry?: RetryOptions;
-  dispatcher?: Dispatcher;
-  /** Called for every attempt, secrets redacted: the raw material of reports. */
-  onExchange?: (exchange: Exchange) => void;
-  /** Further values to redact besides tokens and passwords the client knows. */
-  secrets?: string[];
 }
 
 /** One request through the low-level door, `MediaClient.send`. */
-export interface MediaRequest {
-  method: string;
-  /** Relative to baseUrl (under /api/edge); may include a query. */
-  path?: string;
-  /** Absolute, e.g. a links.next. Only the base URL's origin receives the token. */
-  url?: string;
+export interface MediaRequest extends ClientRequest {
   /** Appended to the query; names as written (`page[limit]`), brackets percent-encoded. */
   query?: Record<string, string | number | undefined>;
   /** A JSON:API document, sent as application/vnd.api+json. */
   body?: unknown;
-  /** Sent as is (for malformed-body checks). */
-  rawBody?: string;
-  /** Extra headers; they override the defaults of the same name. */
-  headers?: Record<string, string>;
-  /** Overrides the Content-Type of a body; null omits it. */
-  contentType?: string | null;
   /** Overrides Accept (default application/vnd.api+json); null omits it. */
   accept?: string | null;
   /** 'token' (default): the client's token, if it has one; 'none': anonymous; any other string: that token. */
   auth?: 'token' | 'none' | string;
-  /** Retry 5xx, 429 and network failures. Default true. */
-  retry?: boolean;
 }
 
-export interface MediaResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  text: string;
-  /** Parses text; throws MediaInvalidResponseError when it is not JSON. */
-  json<T = unknown>(): T;
-  /** The URL requested, secrets redacted. */
-  url: string;
-  method: string;
+/** An answer as the media client hands it out: a JSON object body kept as the document. */
+export interface MediaResponse extends ClientResponse {
   /** The body, when it is a JSON object (whatever the Content-Type said). */
   document?: JsonApiDocument;
 }

@@ -2,8 +2,9 @@
  * What the Store client takes and gives. Resource types hold only the fields
  * the harness uses; the suites check whole bodies against the JSON Schemas.
  */
-import type { Dispatcher } from 'undici';
-import type { Clock } from '../../clock/Clock.ts';
+import type { ClientOptions } from '../../http/ClientOptions.ts';
+import type { ClientRequest } from '../../http/ClientRequest.ts';
+import type { ClientResponse } from '../../http/ClientResponse.ts';
 import type { Exchange as HttpExchange } from '../../http/Exchange.ts';
 import type { LinkRel } from '../../rules/storeContract.ts';
 import type { RetryOptions } from '../../http/RetryPolicy.ts';
@@ -11,51 +12,29 @@ import type { RetryOptions } from '../../http/RetryPolicy.ts';
 /** How the client retries (the core's knobs, shared by both clients). */
 export type { RetryOptions };
 
-export interface StoreClientOptions {
+export interface StoreClientOptions extends ClientOptions<Exchange> {
   /** The store's base, already with /v1/{store_id}: `http://127.0.0.1:4010/v1/100001`. */
   baseUrl: string;
   token: string;
   /** App name and a URL or an email: `My app (https://example.com/contact)`. */
   userAgent: string;
-  /** Default systemClock; every wait (pacing, back-off) goes through clock.sleep. */
-  clock?: Clock;
   /** Pace requests to the documented bucket. Default true. */
   pace?: boolean;
-  retry?: RetryOptions;
-  dispatcher?: Dispatcher;
-  /** Called for every attempt, secrets redacted: the raw material of reports. */
-  onExchange?: (exchange: Exchange) => void;
-  /** Further values to redact besides the token. */
-  secrets?: string[];
 }
 
 /** How a request authenticates. */
 export type StoreAuth = 'token' | 'none' | { header: string; value: string };
 
 /** One request through the low-level door, `StoreClient.send`. */
-export interface StoreRequest {
-  method: string;
-  /** Relative to baseUrl; may include a query. */
-  path?: string;
-  /** Absolute, e.g. a Link URL. Only the base URL's origin receives the token. */
-  url?: string;
-  query?: Record<string, string | number | undefined>;
+export interface StoreRequest extends ClientRequest {
   /** Sent as JSON with Content-Type: application/json; charset=utf-8. */
   json?: unknown;
-  /** Sent as is (for malformed-body checks). */
-  rawBody?: string;
-  /** Extra headers; they override the defaults of the same name. */
-  headers?: Record<string, string>;
   /** Default 'token': `Authentication: bearer <token>`. */
   auth?: StoreAuth;
   /** Overrides the client's User-Agent; null omits the header. */
   userAgent?: string | null;
-  /** Overrides the Content-Type of a body; null omits it. */
-  contentType?: string | null;
   /** A bodyless PUT sends Content-Length: 0 unless this is false. */
   contentLength0?: boolean;
-  /** Retry 5xx, 429 and network failures. Default true. */
-  retry?: boolean;
   /** Wait for the pacer first. Default true (and the client's pace option). */
   pace?: boolean;
 }
@@ -72,16 +51,8 @@ export interface RateHeaders {
 
 export type Links = Partial<Record<LinkRel, string>>;
 
-export interface StoreResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  text: string;
-  /** Parses text; throws StoreInvalidResponseError when it is not JSON. */
-  json<T = unknown>(): T;
-  /** The URL requested, secrets redacted. */
-  url: string;
-  method: string;
+/** An answer as the store client hands it out: the rate headers, Link targets and X-Total-Count read. */
+export interface StoreResponse extends ClientResponse {
   rate?: RateHeaders;
   links: Links;
   totalCount?: number;
