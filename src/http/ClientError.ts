@@ -8,8 +8,9 @@
  * get here.
  *
  * Codes: `<PREFIX>_ERR_<KIND>`, e.g. STORE_ERR_TRANSPORT, MEDIA_ERR_CONFIG.
- * `x instanceof StoreClientError` holds for every error of the store's voice,
- * whichever kind (see `clientErrorOf`).
+ * `voicedErrors(voice)` gives a client the shared kinds in its voice, named
+ * `<Api><Kind>Error` (StoreConfigError, MediaTransportError, …), and one class
+ * that every error of that voice is an instance of (StoreClientError).
  */
 import { STATUS_CODES } from 'node:http';
 
@@ -37,14 +38,6 @@ export class ClientError extends Error {
     this.api = voice.prefix;
     this.code = `${voice.prefix}_ERR_${kind}`;
   }
-}
-
-/**
- * The `instanceof` test of one client's errors, for a class that stands for all
- * of them (StoreClientError): `static [Symbol.hasInstance] = clientErrorOf(VOICE)`.
- */
-export function clientErrorOf(voice: ClientVoice): (value: unknown) => boolean {
-  return (value) => value instanceof ClientError && value.api === voice.prefix;
 }
 
 /** The client was constructed with options it cannot work with. */
@@ -165,4 +158,53 @@ export function bodyOf(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** The shared kinds of one voice, named as that client names them: StoreConfigError, MediaTransportError, … */
+export type VoicedErrors<Api extends string> = {
+  /** Any error of the voice, whichever kind (`instanceof` tests `api`, as undici's classes test a brand). */
+  [K in `${Api}ClientError`]: abstract new (...args: never[]) => ClientError;
+} & { [K in `${Api}ConfigError`]: new (message: string) => ClientConfigError } & {
+  [K in `${Api}RequestError`]: new (message: string) => ClientRequestError;
+} & { [K in `${Api}TransportError`]: new (details: TransportFailure) => ClientTransportError } & {
+  [K in `${Api}InvalidResponseError`]: new (details: UnreadableAnswer) => ClientInvalidResponseError;
+};
+
+/**
+ * The shared kinds in one client's voice, each named `<Api><Kind>Error`
+ * (StoreConfigError, …), and `<Api>ClientError`, which every error of the
+ * voice is an instance of, whichever kind.
+ */
+export function voicedErrors<Api extends string>(voice: ClientVoice & { readonly api: Api }): VoicedErrors<Api> {
+  abstract class AnyError extends ClientError {
+    static override [Symbol.hasInstance](value: unknown): value is ClientError {
+      return value instanceof ClientError && value.api === voice.prefix;
+    }
+  }
+  class ConfigError extends ClientConfigError {
+    constructor(message: string) {
+      super(voice, message);
+    }
+  }
+  class RequestError extends ClientRequestError {
+    constructor(message: string) {
+      super(voice, message);
+    }
+  }
+  class TransportError extends ClientTransportError {
+    constructor(details: TransportFailure) {
+      super(voice, details);
+    }
+  }
+  class InvalidResponseError extends ClientInvalidResponseError {
+    constructor(details: UnreadableAnswer) {
+      super(voice, details);
+    }
+  }
+  const named = Object.entries({ ClientError: AnyError, ConfigError, RequestError, TransportError, InvalidResponseError }).map(([kind, made]) => {
+    const name = `${voice.api}${kind}`;
+    Object.defineProperty(made, 'name', { value: name });
+    return [name, made] as const;
+  });
+  return Object.fromEntries(named) as VoicedErrors<Api>;
 }

@@ -4,92 +4,46 @@
  * happened (the first JSON:API error's title and detail), and the fix. URLs and
  * bodies in them are already redacted.
  */
-import {
-  bodyOf,
-  ClientApiError,
-  ClientConfigError,
-  ClientError,
-  ClientInvalidResponseError,
-  ClientRequestError,
-  ClientTransportError,
-  clientErrorOf,
-  refusalMessage,
-  type ClientVoice,
-  type RefusedAnswer,
-  type TransportFailure,
-  type UnreadableAnswer,
-} from '../../http/ClientError.ts';
+import * as core from '../../http/ClientError.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { isRecord } from './toResource.ts';
 import type { JsonApiError } from './types.ts';
 
 /** The media client's voice: MEDIA_ERR_* codes, "Media API answered …". */
-const MEDIA: ClientVoice = { prefix: 'MEDIA', api: 'Media', contract: 'JSON:API resource structures, spec: Endpoints' };
+const MEDIA = { prefix: 'MEDIA', api: 'Media', contract: 'JSON:API resource structures, spec: Endpoints' } as const satisfies core.ClientVoice;
 
-export type MediaErrorCode =
-  | 'MEDIA_ERR_CONFIG'
-  | 'MEDIA_ERR_INVALID_REQUEST'
-  | 'MEDIA_ERR_TRANSPORT'
-  | 'MEDIA_ERR_INVALID_RESPONSE'
-  | 'MEDIA_ERR_API'
-  | 'MEDIA_ERR_NOT_FOUND'
-  | 'MEDIA_ERR_VALIDATION'
-  | 'MEDIA_ERR_FORBIDDEN'
-  | 'MEDIA_ERR_UNAUTHORIZED'
-  | 'MEDIA_ERR_OAUTH';
-
-/** Any error of the Media client, whichever kind: `error instanceof MediaClientError`. */
-export abstract class MediaClientError extends ClientError {
-  static override [Symbol.hasInstance](value: unknown): value is MediaClientError {
-    return clientErrorOf(MEDIA)(value);
-  }
-}
-
-/** The client was constructed with options it cannot work with. */
-export class MediaConfigError extends ClientConfigError {
-  constructor(message: string) {
-    super(MEDIA, message);
-  }
-}
-
-/** A request the client refuses to send (e.g. the token to a foreign origin). */
-export class MediaRequestError extends ClientRequestError {
-  constructor(message: string) {
-    super(MEDIA, message);
-  }
-}
-
-/** No HTTP answer at all, after the retries. */
-export class MediaTransportError extends ClientTransportError {
-  constructor(details: TransportFailure) {
-    super(MEDIA, details);
-  }
-}
-
-/** A 2xx answer the client cannot read as a JSON:API document of the expected kind. */
-export class MediaInvalidResponseError extends ClientInvalidResponseError {
-  constructor(details: UnreadableAnswer) {
-    super(MEDIA, details);
-  }
-}
+/** Every code the Media client's errors carry: the core's kinds, then its own. */
+export type MediaErrorCode = `MEDIA_ERR_${core.CoreErrorKind | 'NOT_FOUND' | 'VALIDATION' | 'FORBIDDEN' | 'UNAUTHORIZED' | 'OAUTH'}`;
 
 /** What every HTTP error carries; the text and URL are redacted before they get here. */
-export interface ApiErrorDetails extends RefusedAnswer {
+export interface ApiErrorDetails extends core.RefusedAnswer {
   /** The answer's body text, redacted. */
   text: string;
   /** The Retry-After header of the answer, when it had one. */
   retryAfter?: string;
 }
 
+/**
+ * The core's kinds in the media client's voice: MediaClientError (any of its errors, whichever kind),
+ * MediaConfigError (options it cannot work with), MediaRequestError (a request it refuses to send, e.g. the
+ * token to a foreign origin), MediaTransportError (no answer after the retries), MediaInvalidResponseError
+ * (an answer it cannot read as the contract says).
+ */
+export const { MediaClientError, MediaConfigError, MediaRequestError, MediaTransportError, MediaInvalidResponseError } = core.voicedErrors(MEDIA);
+export type MediaConfigError = core.ClientConfigError;
+export type MediaRequestError = core.ClientRequestError;
+export type MediaTransportError = core.ClientTransportError;
+export type MediaInvalidResponseError = core.ClientInvalidResponseError;
+
 /** The Media API answered with a status that is not 2xx. */
-export class MediaApiError extends ClientApiError {
+export class MediaApiError extends core.ClientApiError {
   /** The JSON:API error objects of the answer; empty when the body is not an error document. */
   readonly errors: JsonApiError[];
   /** The Retry-After header of the answer, when it had one (a throttled or unavailable service). */
   readonly retryAfter: string | undefined;
 
   constructor(details: ApiErrorDetails, explained?: { meaning: string; fix: string }, kind = 'API') {
-    const body = bodyOf(details.text);
+    const body = core.bodyOf(details.text);
     const errors = errorObjectsOf(body);
     const { meaning, fix } = explained ?? explain(details);
     super(MEDIA, { ...details, body }, MediaApiError.compose(details, body, errors, meaning, fix), kind);
@@ -99,14 +53,14 @@ export class MediaApiError extends ClientApiError {
 
   /** `Media API answered 404 Not Found to GET <url>: "Record not found: The record ...". <meaning> Fix: <fix>` */
   static compose(details: ApiErrorDetails, body: unknown, errors: readonly JsonApiError[], meaning: string, fix: string): string {
-    return refusalMessage(MEDIA, details, said(body, errors), meaning, fix);
+    return core.refusalMessage(MEDIA, details, said(body, errors), meaning, fix);
   }
 }
 
 /** 404: no such record, a hidden adult title, or no such route. */
 export class NotFoundError extends MediaApiError {
   constructor(details: ApiErrorDetails) {
-    const route = errorObjectsOf(bodyOf(details.text)).some((e) => e.title === 'Route Not Found');
+    const route = errorObjectsOf(core.bodyOf(details.text)).some((e) => e.title === 'Route Not Found');
     super(
       details,
       route
@@ -126,7 +80,7 @@ export class ValidationError extends MediaApiError {
   readonly pointers: Record<string, string[]>;
 
   constructor(details: ApiErrorDetails) {
-    const pointers = validationPointers(errorObjectsOf(bodyOf(details.text)));
+    const pointers = validationPointers(errorObjectsOf(core.bodyOf(details.text)));
     const listed = Object.entries(pointers).map(([pointer, messages]) => `${pointer || '(document)'}: ${messages.join('; ')}`);
     super(
       details,
@@ -175,7 +129,7 @@ export class OAuthError extends MediaApiError {
   readonly errorDescription: string | undefined;
 
   constructor(details: ApiErrorDetails) {
-    const body = bodyOf(details.text);
+    const body = core.bodyOf(details.text);
     const error = isRecord(body) && typeof body.error === 'string' ? body.error : undefined;
     const errorDescription = isRecord(body) && typeof body.error_description === 'string' ? body.error_description : undefined;
     super(details, explainOAuth(error, details), 'OAUTH');

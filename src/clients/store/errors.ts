@@ -3,81 +3,37 @@
  * match on it, not on wording) and a message that says who speaks, what
  * happened, and the fix. URLs and bodies in them are already redacted.
  */
-import {
-  ClientApiError,
-  ClientConfigError,
-  ClientError,
-  ClientInvalidResponseError,
-  ClientRequestError,
-  ClientTransportError,
-  clientErrorOf,
-  refusalMessage,
-  type ClientVoice,
-  type RefusedAnswer,
-  type TransportFailure,
-  type UnreadableAnswer,
-} from '../../http/ClientError.ts';
+import * as core from '../../http/ClientError.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { RateHeaders } from './types.ts';
 
 /** The store client's voice: STORE_ERR_* codes, "Store API answered …". */
-const STORE: ClientVoice = { prefix: 'STORE', api: 'Store', contract: 'no root element, collections are JSON arrays' };
+const STORE = { prefix: 'STORE', api: 'Store', contract: 'no root element, collections are JSON arrays' } as const satisfies core.ClientVoice;
 
-export type StoreErrorCode =
-  | 'STORE_ERR_CONFIG'
-  | 'STORE_ERR_INVALID_REQUEST'
-  | 'STORE_ERR_TRANSPORT'
-  | 'STORE_ERR_INVALID_RESPONSE'
-  | 'STORE_ERR_API'
-  | 'STORE_ERR_PAYMENT_REQUIRED'
-  | 'STORE_ERR_VALIDATION'
-  | 'STORE_ERR_RATE_LIMITED'
-  | 'STORE_ERR_NOT_FOUND';
-
-/** Any error of the Store client, whichever kind: `error instanceof StoreClientError`. */
-export abstract class StoreClientError extends ClientError {
-  static override [Symbol.hasInstance](value: unknown): value is StoreClientError {
-    return clientErrorOf(STORE)(value);
-  }
-}
-
-/** The client was constructed with options it cannot work with. */
-export class StoreConfigError extends ClientConfigError {
-  constructor(message: string) {
-    super(STORE, message);
-  }
-}
-
-/** A StoreRequest the client refuses to send (e.g. the token to a foreign origin). */
-export class StoreRequestError extends ClientRequestError {
-  constructor(message: string) {
-    super(STORE, message);
-  }
-}
-
-/** No HTTP answer at all, after the retries. */
-export class StoreTransportError extends ClientTransportError {
-  constructor(details: TransportFailure) {
-    super(STORE, details);
-  }
-}
-
-/** An answer the client cannot read as the contract says (e.g. a collection that is not an array). */
-export class StoreInvalidResponseError extends ClientInvalidResponseError {
-  constructor(details: UnreadableAnswer) {
-    super(STORE, details);
-  }
-}
+/** Every code the Store client's errors carry: the core's kinds, then its own. */
+export type StoreErrorCode = `STORE_ERR_${core.CoreErrorKind | 'PAYMENT_REQUIRED' | 'VALIDATION' | 'RATE_LIMITED' | 'NOT_FOUND'}`;
 
 /** What every HTTP error carries; bodies and URLs are redacted before they get here. */
-export interface ApiErrorDetails extends RefusedAnswer {
+export interface ApiErrorDetails extends core.RefusedAnswer {
   /** The parsed JSON body, or the text when it is not JSON. */
   body: unknown;
   rate?: RateHeaders;
 }
 
+/**
+ * The core's kinds in the store client's voice: StoreClientError (any of its errors, whichever kind),
+ * StoreConfigError (options it cannot work with), StoreRequestError (a request it refuses to send, e.g. the
+ * token to a foreign origin), StoreTransportError (no answer after the retries), StoreInvalidResponseError
+ * (an answer it cannot read as the contract says).
+ */
+export const { StoreClientError, StoreConfigError, StoreRequestError, StoreTransportError, StoreInvalidResponseError } = core.voicedErrors(STORE);
+export type StoreConfigError = core.ClientConfigError;
+export type StoreRequestError = core.ClientRequestError;
+export type StoreTransportError = core.ClientTransportError;
+export type StoreInvalidResponseError = core.ClientInvalidResponseError;
+
 /** The Store API answered with a status that is not 2xx. */
-export class StoreApiError extends ClientApiError {
+export class StoreApiError extends core.ClientApiError {
   /** The body's description (or error) member, when there is one. */
   readonly description: string | undefined;
 
@@ -89,7 +45,7 @@ export class StoreApiError extends ClientApiError {
   /** `Store API answered 404 Not Found to GET <url> ("why"). <what it means> Fix: <fix>` */
   static compose(details: ApiErrorDetails, meaning: string, fix: string): string {
     const description = descriptionOf(details.body);
-    return refusalMessage(STORE, details, description ? ` ("${description}")` : '', meaning, fix);
+    return core.refusalMessage(STORE, details, description ? ` ("${description}")` : '', meaning, fix);
   }
 }
 

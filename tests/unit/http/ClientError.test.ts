@@ -32,6 +32,17 @@ test('each shared kind has one class in the core and a stable <API>_ERR_<KIND> c
     expect(error.code).toBe(code);
     expect(error.name).toBe(error.constructor.name);
   }
+  // Named after the client and the kind, as before the core: reports and tests name them.
+  expect(made.map(([error]) => error.name)).toEqual([
+    'StoreConfigError',
+    'StoreRequestError',
+    'StoreTransportError',
+    'StoreInvalidResponseError',
+    'MediaConfigError',
+    'MediaRequestError',
+    'MediaTransportError',
+    'MediaInvalidResponseError',
+  ]);
 });
 
 test("StoreClientError and MediaClientError stand for every error of their client's voice, and only those", () => {
