@@ -8,9 +8,9 @@
  * get here.
  *
  * Codes: `<PREFIX>_ERR_<KIND>`, e.g. STORE_ERR_TRANSPORT, MEDIA_ERR_CONFIG.
- * `voicedErrors(voice)` gives a client the shared kinds in its voice, named
- * `<Api><Kind>Error` (StoreConfigError, MediaTransportError, …), and one class
- * that every error of that voice is an instance of (StoreClientError).
+ * `voicedErrors(voice)` gives a client the shared kinds in its voice, for it
+ * to name (StoreConfigError, MediaTransportError, …), and one class that every
+ * error of that voice is an instance of (StoreClientError).
  */
 import { STATUS_CODES } from 'node:http';
 
@@ -160,22 +160,14 @@ export function bodyOf(text: string): unknown {
   }
 }
 
-/** The shared kinds of one voice, named as that client names them: StoreConfigError, MediaTransportError, … */
-export type VoicedErrors<Api extends string> = {
-  /** Any error of the voice, whichever kind (`instanceof` tests `api`, as undici's classes test a brand). */
-  [K in `${Api}ClientError`]: abstract new (...args: never[]) => ClientError;
-} & { [K in `${Api}ConfigError`]: new (message: string) => ClientConfigError } & {
-  [K in `${Api}RequestError`]: new (message: string) => ClientRequestError;
-} & { [K in `${Api}TransportError`]: new (details: TransportFailure) => ClientTransportError } & {
-  [K in `${Api}InvalidResponseError`]: new (details: UnreadableAnswer) => ClientInvalidResponseError;
-};
-
 /**
- * The shared kinds in one client's voice, each named `<Api><Kind>Error`
- * (StoreConfigError, …), and `<Api>ClientError`, which every error of the
- * voice is an instance of, whichever kind.
+ * The shared kinds in one client's voice, for the client to name:
+ * `export class StoreConfigError extends shared.ConfigError {}`; its `name` is
+ * the subclass's. `ClientError` is the class every error of the voice is an
+ * instance of, whichever kind (`instanceof` tests `api`, as undici's classes
+ * test a brand).
  */
-export function voicedErrors<Api extends string>(voice: ClientVoice & { readonly api: Api }): VoicedErrors<Api> {
+export function voicedErrors(voice: ClientVoice) {
   abstract class AnyError extends ClientError {
     static override [Symbol.hasInstance](value: unknown): value is ClientError {
       return value instanceof ClientError && value.api === voice.prefix;
@@ -201,10 +193,5 @@ export function voicedErrors<Api extends string>(voice: ClientVoice & { readonly
       super(voice, details);
     }
   }
-  const named = Object.entries({ ClientError: AnyError, ConfigError, RequestError, TransportError, InvalidResponseError }).map(([kind, made]) => {
-    const name = `${voice.api}${kind}`;
-    Object.defineProperty(made, 'name', { value: name });
-    return [name, made] as const;
-  });
-  return Object.fromEntries(named) as VoicedErrors<Api>;
+  return { ClientError: AnyError, ConfigError, RequestError, TransportError, InvalidResponseError };
 }

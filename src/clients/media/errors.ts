@@ -11,6 +11,8 @@ import type { JsonApiError } from './types.ts';
 
 /** The media client's voice: MEDIA_ERR_* codes, "Media API answered …". */
 const MEDIA = { prefix: 'MEDIA', api: 'Media', contract: 'JSON:API resource structures, spec: Endpoints' } as const satisfies core.ClientVoice;
+/** The core's kinds (config, request, transport, invalid response) in the media client's voice. */
+const shared = core.voicedErrors(MEDIA);
 
 /** Every code the Media client's errors carry: the core's kinds, then its own. */
 export type MediaErrorCode = `MEDIA_ERR_${core.CoreErrorKind | 'NOT_FOUND' | 'VALIDATION' | 'FORBIDDEN' | 'UNAUTHORIZED' | 'OAUTH'}`;
@@ -23,17 +25,16 @@ export interface ApiErrorDetails extends core.RefusedAnswer {
   retryAfter?: string;
 }
 
-/**
- * The core's kinds in the media client's voice: MediaClientError (any of its errors, whichever kind),
- * MediaConfigError (options it cannot work with), MediaRequestError (a request it refuses to send, e.g. the
- * token to a foreign origin), MediaTransportError (no answer after the retries), MediaInvalidResponseError
- * (an answer it cannot read as the contract says).
- */
-export const { MediaClientError, MediaConfigError, MediaRequestError, MediaTransportError, MediaInvalidResponseError } = core.voicedErrors(MEDIA);
-export type MediaConfigError = core.ClientConfigError;
-export type MediaRequestError = core.ClientRequestError;
-export type MediaTransportError = core.ClientTransportError;
-export type MediaInvalidResponseError = core.ClientInvalidResponseError;
+/** Any error of the Media client, whichever kind: `error instanceof MediaClientError`. */
+export abstract class MediaClientError extends shared.ClientError {}
+/** The client was constructed with options it cannot work with. */
+export class MediaConfigError extends shared.ConfigError {}
+/** A request the client refuses to send (e.g. the token to a foreign origin). */
+export class MediaRequestError extends shared.RequestError {}
+/** No HTTP answer at all, after the retries. */
+export class MediaTransportError extends shared.TransportError {}
+/** An answer the client cannot read as the contract says. */
+export class MediaInvalidResponseError extends shared.InvalidResponseError {}
 
 /** The Media API answered with a status that is not 2xx. */
 export class MediaApiError extends core.ClientApiError {

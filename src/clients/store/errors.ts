@@ -9,6 +9,8 @@ import type { RateHeaders } from './types.ts';
 
 /** The store client's voice: STORE_ERR_* codes, "Store API answered …". */
 const STORE = { prefix: 'STORE', api: 'Store', contract: 'no root element, collections are JSON arrays' } as const satisfies core.ClientVoice;
+/** The core's kinds (config, request, transport, invalid response) in the store client's voice. */
+const shared = core.voicedErrors(STORE);
 
 /** Every code the Store client's errors carry: the core's kinds, then its own. */
 export type StoreErrorCode = `STORE_ERR_${core.CoreErrorKind | 'PAYMENT_REQUIRED' | 'VALIDATION' | 'RATE_LIMITED' | 'NOT_FOUND'}`;
@@ -20,17 +22,16 @@ export interface ApiErrorDetails extends core.RefusedAnswer {
   rate?: RateHeaders;
 }
 
-/**
- * The core's kinds in the store client's voice: StoreClientError (any of its errors, whichever kind),
- * StoreConfigError (options it cannot work with), StoreRequestError (a request it refuses to send, e.g. the
- * token to a foreign origin), StoreTransportError (no answer after the retries), StoreInvalidResponseError
- * (an answer it cannot read as the contract says).
- */
-export const { StoreClientError, StoreConfigError, StoreRequestError, StoreTransportError, StoreInvalidResponseError } = core.voicedErrors(STORE);
-export type StoreConfigError = core.ClientConfigError;
-export type StoreRequestError = core.ClientRequestError;
-export type StoreTransportError = core.ClientTransportError;
-export type StoreInvalidResponseError = core.ClientInvalidResponseError;
+/** Any error of the Store client, whichever kind: `error instanceof StoreClientError`. */
+export abstract class StoreClientError extends shared.ClientError {}
+/** The client was constructed with options it cannot work with. */
+export class StoreConfigError extends shared.ConfigError {}
+/** A request the client refuses to send (e.g. the token to a foreign origin). */
+export class StoreRequestError extends shared.RequestError {}
+/** No HTTP answer at all, after the retries. */
+export class StoreTransportError extends shared.TransportError {}
+/** An answer the client cannot read as the contract says. */
+export class StoreInvalidResponseError extends shared.InvalidResponseError {}
 
 /** The Store API answered with a status that is not 2xx. */
 export class StoreApiError extends core.ClientApiError {
