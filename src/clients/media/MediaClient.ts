@@ -8,10 +8,9 @@
  * attempt is retried by the RetryPolicy and reported to `onExchange` with its
  * secrets (tokens, passwords, the Authorization header) redacted.
  */
-import type { Dispatcher } from 'undici';
-import { systemClock, type Clock } from '../../clock/Clock.ts';
+import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
-import { sendAttempts, type Sent } from '../../http/sendAttempts.ts';
+import { AttemptLoop, type Sent } from '../../http/AttemptLoop.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { buildRequest } from './buildRequest.ts';
 import {
@@ -30,7 +29,6 @@ import { isRecord, toResource } from './toResource.ts';
 import type {
   CollectionLinkName,
   CollectionPage,
-  Exchange,
   JsonApiDocument,
   MediaClientOptions,
   MediaRequest,
@@ -57,10 +55,7 @@ export class MediaClient {
   readonly #userAgent: string;
   readonly #clientId: string | undefined;
   readonly #clientSecret: string | undefined;
-  readonly #clock: Clock;
-  readonly #retry: RetryPolicy;
-  readonly #dispatcher: Dispatcher | undefined;
-  readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+  readonly #attempts: AttemptLoop<MediaResponse>;
   /** Every credential the client has seen; grows as tokens are issued. */
   readonly #secrets = new Set<string>();
 
@@ -71,10 +66,11 @@ export class MediaClient {
     this.#userAgent = optional('userAgent', options.userAgent, 'leave it out for the default, or name the app and a contact') ?? DEFAULT_USER_AGENT;
     this.#clientId = optional('clientId', options.clientId, 'leave it out, or pass the OAuth client id');
     this.#clientSecret = optional('clientSecret', options.clientSecret, 'leave it out, or pass the OAuth client secret');
-    this.#clock = options.clock ?? systemClock;
-    this.#retry = new RetryPolicy(options.retry);
-    this.#dispatcher = options.dispatcher;
-    this.#onExchange = options.onExchange;
+    this.#attempts = new AttemptLoop(options, {
+      policy: new RetryPolicy(options.retry),
+      read: toMediaResponse,
+      noAnswer: (failure) => new MediaTransportError(failure),
+    });
     for (const secret of [this.#token, this.#clientSecret, ...(options.secrets ?? [])]) this.#remember(secret);
   }
 
@@ -304,19 +300,7 @@ export class MediaClient {
   #send(request: MediaRequest): Promise<Sent<MediaResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     for (const secret of prepared.secrets) this.#remember(secret);
-    const secrets = [...this.#secrets];
-    const url = redactUrl(prepared.url.href, secrets);
-    return sendAttempts({
-      request: prepared,
-      url,
-      secrets,
-      clock: this.#clock,
-      dispatcher: this.#dispatcher,
-      retry: request.retry !== false ? this.#retry : undefined,
-      read: (raw) => toMediaResponse(raw, { method: prepared.method, url, redactText: (text) => redactText(text, secrets) }),
-      report: this.#onExchange,
-      noAnswer: (failure) => new MediaTransportError(failure),
-    });
+    return this.#attempts.send(prepared, [...this.#secrets], { retry: request.retry !== false });
   }
 
   #remember(secret: string | undefined): void {
@@ -368,16 +352,8 @@ function pathWithQuery(path: string, params: QueryParams): string {
 }
 
 function baseUrlOf(value: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
   const fix = `pass the service's base ending with ${MEDIA_CONTRACT.edgePrefix}, e.g. http://127.0.0.1:4020${MEDIA_CONTRACT.edgePrefix}`;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new MediaConfigError(`MediaClient: baseUrl ${JSON.stringify(redactUrl(String(value)))} is not an absolute http(s) URL. Fix: ${fix}.`);
-  }
+  const url = httpBaseUrl(value, 'MediaClient', fix, (message) => new MediaConfigError(message));
   if (!url.pathname.replace(/\/+$/, '').endsWith(MEDIA_CONTRACT.edgePrefix)) {
     throw new MediaConfigError(`MediaClient: baseUrl ${JSON.stringify(redactUrl(url.href))} does not end with ${MEDIA_CONTRACT.edgePrefix}. Fix: ${fix}.`);
   }

@@ -7,10 +7,10 @@
  * Every attempt is paced to the documented bucket (Pacer), retried by the
  * RetryPolicy, and reported to `onExchange` with its secrets redacted.
  */
-import type { Dispatcher } from 'undici';
-import { systemClock, type Clock } from '../../clock/Clock.ts';
+import type { Clock } from '../../clock/Clock.ts';
+import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
-import { sendAttempts, type Sent } from '../../http/sendAttempts.ts';
+import { AttemptLoop, type AttemptGate, type Sent } from '../../http/AttemptLoop.ts';
 import { buildRequest } from './buildRequest.ts';
 import { apiErrorFor, StoreConfigError, StoreInvalidResponseError, StoreTransportError, type StoreApiError } from './errors.ts';
 import { Pacer, type PacerTicket } from './Pacer.ts';
@@ -33,6 +33,12 @@ import type {
   WebhookInput,
 } from './types.ts';
 
+/** An attempt's place in the pacer's bucket, and how long the pacer held it back. */
+interface Paced {
+  ticket: PacerTicket;
+  pacedMs: number;
+}
+
 /** "Last page is N": the provider's answer past the last page (store.pagination.past-last-page-404). */
 const LAST_PAGE = /^Last page is (\d+)$/;
 
@@ -44,9 +50,7 @@ export class StoreClient {
   readonly #userAgent: string;
   readonly #clock: Clock;
   readonly #pace: boolean;
-  readonly #retry: RetryPolicy;
-  readonly #dispatcher: Dispatcher | undefined;
-  readonly #onExchange: ((exchange: Exchange) => void) | undefined;
+  readonly #attempts: AttemptLoop<StoreResponse, Exchange, Paced>;
   readonly #secrets: string[];
   readonly #pacer: Pacer;
 
@@ -55,11 +59,14 @@ export class StoreClient {
     this.baseUrl = this.#base.href.replace(/\/+$/, '');
     this.#token = required('token', options.token, 'pass the access token the store owner granted the app');
     this.#userAgent = required('userAgent', options.userAgent, 'pass the app name and a contact, e.g. "My app (https://example.com/contact)"');
-    this.#clock = options.clock ?? systemClock;
     this.#pace = options.pace ?? true;
-    this.#retry = new RetryPolicy(options.retry);
-    this.#dispatcher = options.dispatcher;
-    this.#onExchange = options.onExchange;
+    this.#attempts = new AttemptLoop(options, {
+      policy: new RetryPolicy(options.retry),
+      read: toStoreResponse,
+      noAnswer: (failure) => new StoreTransportError(failure),
+      exchange: (exchange, { pacedMs }) => ({ ...exchange, pacedMs }),
+    });
+    this.#clock = this.#attempts.clock;
     this.#secrets = [this.#token, ...(options.secrets ?? [])].filter((s) => s.length > 0);
     this.#pacer = new Pacer(this.#clock);
   }
@@ -272,30 +279,17 @@ export class StoreClient {
 
   #send(request: StoreRequest): Promise<Sent<StoreResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
-    const secrets = [...this.#secrets, ...prepared.secrets];
-    const url = redactUrl(prepared.url.href, secrets);
     const pace = this.#pace && request.pace !== false;
-    const onExchange = this.#onExchange;
-    return sendAttempts<StoreResponse, { ticket: PacerTicket; pacedMs: number }>({
-      request: prepared,
-      url,
-      secrets,
-      clock: this.#clock,
-      dispatcher: this.#dispatcher,
-      retry: request.retry !== false ? this.#retry : undefined,
-      read: (raw) => toStoreResponse(raw, { method: prepared.method, url, redactText: (text) => redactText(text, secrets) }),
-      // Paced: waits for room in the modelled bucket; unpaced, the request still fills it. Without an answer it is counted too.
-      gate: {
-        enter: async () => {
-          const queuedAt = this.#clock.now();
-          const ticket = pace ? await this.#pacer.acquire() : this.#pacer.track();
-          return { ticket, pacedMs: this.#clock.now() - queuedAt };
-        },
-        leave: ({ ticket }, response) => this.#pacer.release(ticket, response?.rate),
+    // Paced: waits for room in the modelled bucket; unpaced, the request still fills it. Without an answer it is counted too.
+    const gate: AttemptGate<Paced, StoreResponse> = {
+      enter: async () => {
+        const queuedAt = this.#clock.now();
+        const ticket = pace ? await this.#pacer.acquire() : this.#pacer.track();
+        return { ticket, pacedMs: this.#clock.now() - queuedAt };
       },
-      report: onExchange && ((exchange, { pacedMs }) => onExchange({ ...exchange, pacedMs })),
-      noAnswer: (failure) => new StoreTransportError(failure),
-    });
+      leave: ({ ticket }, response) => this.#pacer.release(ticket, response?.rate),
+    };
+    return this.#attempts.send(prepared, [...this.#secrets, ...prepared.secrets], { retry: request.retry !== false, gate });
   }
 }
 
@@ -336,18 +330,8 @@ function withinBase(url: string, base: URL): boolean {
 }
 
 function baseUrlOf(value: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new StoreConfigError(
-      `StoreClient: baseUrl ${JSON.stringify(redactUrl(String(value)))} is not an absolute http(s) URL. Fix: pass the store's base with version and store id, e.g. http://127.0.0.1:4010/v1/100001.`,
-    );
-  }
-  return url;
+  const fix = "pass the store's base with version and store id, e.g. http://127.0.0.1:4010/v1/100001";
+  return httpBaseUrl(value, 'StoreClient', fix, (message) => new StoreConfigError(message));
 }
 
 function required(name: string, value: unknown, fix: string): string {

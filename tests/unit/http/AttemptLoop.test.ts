@@ -3,7 +3,7 @@ import { MockAgent } from 'undici';
 import { VirtualClock } from '../../../src/clock/Clock.ts';
 import type { Exchange } from '../../../src/http/Exchange.ts';
 import { RetryPolicy, type RetryableAnswer } from '../../../src/http/RetryPolicy.ts';
-import { sendAttempts, type Attempts } from '../../../src/http/sendAttempts.ts';
+import { AttemptLoop, type AttemptGate } from '../../../src/http/AttemptLoop.ts';
 import type { RawResponse } from '../../../src/http/transport.ts';
 
 // The attempt loop both clients send through: retries by the policy, the gate around each attempt, one report per attempt.
@@ -27,18 +27,24 @@ function mocked(): MockAgent {
   return agent;
 }
 
-function attempts(agent: MockAgent, clock: VirtualClock, more: Partial<Attempts<RawResponse, undefined>> = {}): Attempts<RawResponse, undefined> {
-  return {
-    request: { method: 'GET', url: new URL(`${ORIGIN}/things?access_token=${SECRET}`), headers: { Authorization: `Bearer ${SECRET}` }, body: undefined },
-    url: `${ORIGIN}/things?access_token=[REDACTED]`,
-    secrets: [SECRET],
-    clock,
-    dispatcher: agent,
-    retry: new Retry503(),
-    read: (raw) => raw,
-    noAnswer: (failure) => Object.assign(new Error(`no answer after ${failure.attempts}`), failure),
-    ...more,
-  };
+const REQUEST = { method: 'GET', url: new URL(`${ORIGIN}/things?access_token=${SECRET}`), headers: { Authorization: `Bearer ${SECRET}` }, body: undefined };
+
+/** Sends REQUEST through a loop on `agent` that reads answers raw and fails with the attempts it made. */
+function send<Pass = undefined>(
+  agent: MockAgent,
+  clock: VirtualClock,
+  how: { retry?: boolean; policy?: RetryPolicy; gate?: AttemptGate<Pass, RawResponse>; report?: (exchange: Exchange, pass: Pass) => void } = {},
+) {
+  const loop = new AttemptLoop<RawResponse, Exchange, Pass>(
+    { clock, dispatcher: agent, onExchange: (exchange) => how.report?.(exchange, (exchange as { pass?: Pass }).pass as Pass) },
+    {
+      policy: how.policy ?? new Retry503(),
+      read: (raw) => raw,
+      noAnswer: (failure) => Object.assign(new Error(`no answer after ${failure.attempts}`), failure),
+      exchange: (exchange, pass) => ({ ...exchange, pass }) as Exchange,
+    },
+  );
+  return loop.send(REQUEST, [SECRET], { retry: how.retry ?? true, ...(how.gate ? { gate: how.gate } : {}) });
 }
 
 test('retries what the policy retries, waits on the clock between attempts, and answers the last answer with the retries spent', async () => {
@@ -49,7 +55,7 @@ test('retries what the policy retries, waits on the clock between attempts, and 
   pool.intercept({ path: /\/things/ }).reply(200, 'ok');
   const clock = new VirtualClock(0);
   const exchanges: Exchange[] = [];
-  const sent = await sendAttempts(attempts(agent, clock, { report: (e) => exchanges.push(e) }));
+  const sent = await send(agent, clock, { report: (e) => exchanges.push(e) });
   expect(sent.retries).toBe(2);
   expect(sent.response.status).toBe(200);
   expect(clock.now()).toBe(200);
@@ -63,13 +69,13 @@ test('retries what the policy retries, waits on the clock between attempts, and 
   expect(exchanges[0]!.request.headers['Authorization']).toBe('Bearer [REDACTED]');
 });
 
-test('without a policy one attempt is all: the 503 is the answer', async () => {
+test('with retry off one attempt is all: the 503 is the answer', async () => {
   const agent = mocked();
   agent
     .get(ORIGIN)
     .intercept({ path: /\/things/ })
     .reply(503, 'busy');
-  const sent = await sendAttempts(attempts(agent, new VirtualClock(0), { retry: undefined }));
+  const sent = await send(agent, new VirtualClock(0), { retry: false });
   expect([sent.response.status, sent.retries]).toEqual([503, 0]);
 });
 
@@ -79,7 +85,7 @@ test('no answer: retryable network failures are retried with back-off, then the 
   for (let i = 0; i < 3; i++) pool.intercept({ path: /\/things/ }).replyWithError(Object.assign(new Error(`reset ${SECRET}`), { code: 'ECONNRESET' }));
   const clock = new VirtualClock(0);
   const exchanges: Exchange[] = [];
-  const error = await sendAttempts(attempts(agent, clock, { retry: new Retry503(2), report: (e) => exchanges.push(e) })).catch((e: unknown) => e);
+  const error = await send(agent, clock, { policy: new Retry503(2), report: (e) => exchanges.push(e) }).catch((e: unknown) => e);
   expect(error).toMatchObject({ message: 'no answer after 3', causeCode: 'ECONNRESET', method: 'GET', url: `${ORIGIN}/things?access_token=[REDACTED]` });
   expect((error as { causeMessage: string }).causeMessage).not.toContain(SECRET);
   // base × 2^n: 250, then 500.
@@ -99,8 +105,7 @@ test('the gate holds each attempt before it leaves and hears of its answer (none
   const clock = new VirtualClock(0);
   const log: string[] = [];
   let passes = 0;
-  const sent = await sendAttempts<RawResponse, number>({
-    ...attempts(agent, clock),
+  const sent = await send<number>(agent, clock, {
     gate: {
       enter: async () => {
         await clock.sleep(40);
