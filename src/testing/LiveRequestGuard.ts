@@ -17,7 +17,9 @@
 import { readFileSync } from 'node:fs';
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { Exchange } from '../http/Exchange.ts';
-import { registerOutsideAdmission } from '../http/outsideAdmission.ts';
+import { admitOutsideDispatcher } from '../http/outsideAdmission.ts';
+import type { Admit } from '../http/interceptors/admission.ts';
+import { requestStack } from '../http/requestStack.ts';
 import { harnessConfig } from '../config/harnessConfig.ts';
 import { variable } from '../config/env.ts';
 
@@ -80,6 +82,7 @@ export class LiveRequestGuard {
   readonly #unreported: Record<LiveApi, number> = { store: 0, media: 0 };
   readonly #refused: Record<LiveApi, string[]> = { store: [], media: [] };
   readonly #writesRefused: Record<LiveApi, string[]> = { store: [], media: [] };
+  readonly #stacks = new WeakMap<Dispatcher, Partial<Record<LiveApi, Dispatcher>>>();
   /** Without a ledger: what this worker reported before. */
   #reportedHere = 0;
   #cleaning = 0;
@@ -100,19 +103,18 @@ export class LiveRequestGuard {
   }
 
   /**
-   * A dispatcher for `api`'s client that asks the guard before each request leaves (an undici
-   * interceptor, so every request of the client passes it). The one request that cannot go through
-   * undici (a PUT without Content-Length, src/http/transport.ts) asks the same guard through
-   * `admitOutsideDispatcher`.
+   * The interceptor stack of `api` (src/http/requestStack.ts) on `base`: the write guard, then the
+   * request budget, each an undici interceptor, so every request a client sends on it asks both before
+   * it leaves. What cannot go through undici (a PUT without Content-Length, Pact's Verifier's requests)
+   * asks the same stack through `admitOutsideDispatcher`. One stack per API and base.
    */
   dispatcher(api: LiveApi, base: Dispatcher = getGlobalDispatcher()): Dispatcher {
-    const admit = (method: string, path: string) => this.admit(api, `${method} ${path.split('?')[0]}`, method);
-    const composed = base.compose((dispatch) => (options, handler) => {
-      admit(options.method, options.path);
-      return dispatch(options, handler);
-    });
-    registerOutsideAdmission(composed, admit);
-    return composed;
+    let stacks = this.#stacks.get(base);
+    if (!stacks) this.#stacks.set(base, (stacks = {}));
+    const request = (method: string, path: string) => `${method} ${path.split('?')[0]}`;
+    const writeGuard: Admit = (method, path) => this.#admitWrite(api, request(method, path), method);
+    const requestBudget: Admit = (method, path) => this.#admitBudget(api, request(method, path));
+    return (stacks[api] ??= requestStack([writeGuard, requestBudget], base));
   }
 
   /** What a typed client of `api` needs to be counted and refused by this guard. */
@@ -126,19 +128,31 @@ export class LiveRequestGuard {
    * unless a clean-up is running.
    */
   admit(api: LiveApi, request: string, method = request.split(' ')[0] ?? 'GET'): void {
+    this.#admitWrite(api, request, method);
+    this.#admitBudget(api, request);
+  }
+
+  #admitWrite(api: LiveApi, request: string, method: string): void {
     if (isWriteMethod(method) && !this.writes[api]) {
       this.#writesRefused[api].push(request);
       throw new LiveWriteRefusedError(api, request);
     }
+  }
+
+  #admitBudget(api: LiveApi, request: string): void {
     const spent = this.spent();
     if (this.#cleaning > 0 || spent < this.budget) return;
     this.#refused[api].push(request);
     throw new LiveBudgetSpentError(this.budget, spent, request);
   }
 
-  /** Admits and counts one request sent outside the typed clients (Pact's Verifier); a refused one throws and is not counted. */
+  /**
+   * Admits and counts one request sent outside the typed clients (Pact's Verifier's, `"GET /path (who)"`):
+   * it asks `api`'s stack, as the requests of the clients do; a refused one throws and is not counted.
+   */
   take(api: LiveApi, request: string): void {
-    this.admit(api, request);
+    const [method = 'GET', ...path] = request.split(' ');
+    admitOutsideDispatcher(this.dispatcher(api), method, path.join(' '));
     this.#unreported[api] += 1;
   }
 
