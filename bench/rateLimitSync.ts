@@ -12,6 +12,8 @@
  * A benchmark, not a test: it prints figures measured in one run, and ratios.
  */
 import { StoreClient } from '../src/clients/store/StoreClient.ts';
+import type { Exchange } from '../src/clients/store/types.ts';
+import { clientStack } from '../src/providers/clientStack.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../src/rules/storeContract.ts';
 import { StoreTwinControl, type TwinStoreInfo } from '../src/testing/StoreTwinControl.ts';
 import { benchEnv } from './lib/benchEnv.ts';
@@ -65,6 +67,11 @@ function levelOf(headers: Readonly<Record<string, string>> | undefined): number 
   return Number.isFinite(reset) ? reset / MS_PER_LEAK : undefined;
 }
 
+/** The bench's paced client, on the stack every client of the harness is sent through (src/providers/clientStack.ts). */
+export function syncClient(store: Pick<TwinStoreInfo, 'baseUrl'>, token: string, onExchange: (exchange: Exchange) => void): StoreClient {
+  return new StoreClient({ baseUrl: store.baseUrl, token, userAgent: BENCH_USER_AGENT, ...clientStack('store', 'twin', onExchange) });
+}
+
 async function syncOnce(control: StoreTwinControl, store: TwinStoreInfo, size: number, plan: Plan): Promise<Outcome> {
   // A token of its own: a bucket of its own, empty (store.ratelimit.per-store-and-token).
   const { token } = await control.addToken(store.storeId);
@@ -74,20 +81,15 @@ async function syncOnce(control: StoreTwinControl, store: TwinStoreInfo, size: n
   let answerMs = 0;
   // The fullest reading of the fill, and when it was read.
   let fill = { level: 0, at: performance.now() };
-  const client = new StoreClient({
-    baseUrl: store.baseUrl,
-    token,
-    userAgent: BENCH_USER_AGENT,
-    onExchange: (exchange) => {
-      if (!measuring) {
-        const level = levelOf(exchange.response?.headers);
-        if (level !== undefined && level >= fill.level) fill = { level, at: performance.now() };
-        return;
-      }
-      requests += 1;
-      answerMs += exchange.durationMs;
-      if (exchange.response?.status === 429) refused += 1;
-    },
+  const client = syncClient(store, token, (exchange) => {
+    if (!measuring) {
+      const level = levelOf(exchange.response?.headers);
+      if (level !== undefined && level >= fill.level) fill = { level, at: performance.now() };
+      return;
+    }
+    requests += 1;
+    answerMs += exchange.durationMs;
+    if (exchange.response?.status === 429) refused += 1;
   });
   if (plan.start === 'full') {
     await Promise.all(Array.from({ length: STORE_CONTRACT.bucketSize }, () => client.send({ method: 'GET', path: '/products', query: { per_page: 1 } })));

@@ -208,9 +208,11 @@ export function refusalError(guard: LiveRequestGuard, api: LiveApi, report: Guar
 }
 
 let shared: LiveRequestGuard | undefined;
+let installed: LiveRequestGuard | undefined;
 
 /** The worker's guard on live and record targets; undefined on the twins and replays, which cost nothing. */
 export function liveRequestGuard(): LiveRequestGuard | undefined {
+  if (installed) return installed;
   const config = harnessConfig();
   const budget = config.liveRequestBudget;
   if (budget === undefined) return undefined;
@@ -219,4 +221,18 @@ export function liveRequestGuard(): LiveRequestGuard | undefined {
     media: config.media.allowWrites,
   });
   return shared;
+}
+
+/**
+ * Makes `guard` the guard of every client this process makes, the twins' too, whatever the target,
+ * until called with undefined: for a unit test that shows which senders pass it
+ * (tests/unit/http/senders.test.ts).
+ */
+export function installLiveRequestGuard(guard: LiveRequestGuard | undefined): void {
+  installed = guard;
+}
+
+/** The guard installLiveRequestGuard installed, if any. */
+export function installedLiveRequestGuard(): LiveRequestGuard | undefined {
+  return installed;
 }

@@ -9,9 +9,9 @@ import { MediaClient } from '../../clients/media/MediaClient.ts';
 import type { Exchange, RetryOptions } from '../../clients/media/types.ts';
 import { replayClock, type Clock } from '../../clock/Clock.ts';
 import { HARNESS_USER_AGENT, type LiveMediaConfig, type Target, type TwinMediaConfig } from '../../config/harnessConfig.ts';
-import { liveRequestGuard } from '../../testing/LiveRequestGuard.ts';
 import { MediaTwinControl } from '../../testing/MediaTwinControl.ts';
 import { MEDIA_SEED } from '../../twins/media/seedFacts.ts';
+import { clientStack } from '../clientStack.ts';
 
 export type SeedUser = keyof typeof MEDIA_SEED.users;
 
@@ -55,7 +55,6 @@ function provider(
   options: MediaProviderOptions,
   live: { token: string | undefined } | undefined,
 ): Omit<MediaProvider, 'kind' | 'signIn' | 'control'> {
-  const guard = live ? liveRequestGuard() : undefined;
   const secrets = options.secrets ?? [];
   if (live?.token) secrets.push(live.token);
   const client = (choices: MediaClientChoices = {}): MediaClient => {
@@ -67,12 +66,8 @@ function provider(
       ...(choices.token ? { token: choices.token } : {}),
       ...(choices.retry ? { retry: choices.retry } : {}),
       ...(clock ? { clock } : {}),
-      // Live and record: through the worker's guard, an undici interceptor (the request budget, the write flag).
-      ...(guard ? { dispatcher: guard.dispatcher('media') } : {}),
-      onExchange: (exchange) => {
-        guard?.sent('media', exchange);
-        options.onExchange?.(exchange, made);
-      },
+      // The stack every media request passes (live and record: the worker's guard, the write flag and the request budget).
+      ...clientStack<Exchange>('media', live ? 'service' : 'twin', (exchange) => options.onExchange?.(exchange, made)),
     });
     return made;
   };

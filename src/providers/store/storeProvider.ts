@@ -13,7 +13,7 @@ import type { Exchange, RetryOptions } from '../../clients/store/types.ts';
 import { replayClock, systemClock, type Clock } from '../../clock/Clock.ts';
 import { liveStoreBaseUrl, type LiveStoreConfig, type Target, type TwinStoreConfig } from '../../config/harnessConfig.ts';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { liveRequestGuard, type LiveRequestGuard } from '../../testing/LiveRequestGuard.ts';
+import { clientStack } from '../clientStack.ts';
 import { StoreTwinControl, TwinLinkedClock, type CreateStoreOptions, type TwinStoreInfo } from '../../testing/StoreTwinControl.ts';
 
 /** What a caller may choose of one client; the rest is the provider's. */
@@ -61,13 +61,12 @@ export interface ProviderOptions {
   readonly userAgent?: string;
 }
 
-/** Made the one way: the caller's choices over the provider's User-Agent, secrets, clock and guard. */
+/** Made the one way: the caller's choices over the provider's User-Agent, secrets and clock, on the one client stack. */
 function makeClient(
-  base: { baseUrl: string; token: string; userAgent: string; clock: Clock | undefined; secrets: readonly string[]; guard: LiveRequestGuard | undefined },
+  base: { baseUrl: string; token: string; userAgent: string; clock: Clock | undefined; secrets: readonly string[]; reaches: 'twin' | 'service' },
   onExchange: ((exchange: Exchange) => void) | undefined,
   choices: StoreClientChoices,
 ): StoreClient {
-  const guard = base.guard;
   const clock = choices.clock ?? base.clock;
   return new StoreClient({
     baseUrl: base.baseUrl,
@@ -77,13 +76,11 @@ function makeClient(
     ...(clock ? { clock } : {}),
     ...(choices.pace === undefined ? {} : { pace: choices.pace }),
     ...(choices.retry ? { retry: choices.retry } : {}),
-    // Live and record: through the worker's guard, an undici interceptor (the request budget, the write flag).
-    ...(guard ? { dispatcher: guard.dispatcher('store') } : {}),
-    onExchange: (exchange) => {
-      guard?.sent('store', exchange);
+    // The stack every store request passes (live and record: the worker's guard, the write flag and the request budget).
+    ...clientStack<Exchange>('store', base.reaches, (exchange) => {
       onExchange?.(exchange);
       choices.onExchange?.(exchange);
-    },
+    }),
   });
 }
 
@@ -99,7 +96,7 @@ export function twinStoreProvider(config: Pick<TwinStoreConfig, 'twinUrl' | 'use
     openStore: async (arrange = {}) => {
       const info = await control.createStore({ preset: 'multi-language', clock: 'virtual', ...arrange });
       const clock = new TwinLinkedClock(control, info.storeId, info.now);
-      const base = { baseUrl: info.baseUrl, token: info.token, userAgent, clock, secrets: [info.token], guard: undefined };
+      const base = { baseUrl: info.baseUrl, token: info.token, userAgent, clock, secrets: [info.token], reaches: 'twin' as const };
       return {
         baseUrl: info.baseUrl,
         storeId: String(info.storeId),
@@ -130,11 +127,10 @@ export interface LiveStoreProvider extends StoreProvider {
 }
 
 export function liveStoreProvider(config: LiveStoreConfig, target: Target, options: ProviderOptions = {}): LiveStoreProvider {
-  const guard = liveRequestGuard();
   const baseUrl = liveStoreBaseUrl(config, STORE_CONTRACT.version);
   // Replay: a virtual clock, so the pacer's waits cost nothing; live: the wall clock.
   const clock = replayClock(target);
-  const base = { baseUrl, token: config.token, userAgent: options.userAgent ?? config.userAgent, clock, secrets: [config.token], guard };
+  const base = { baseUrl, token: config.token, userAgent: options.userAgent ?? config.userAgent, clock, secrets: [config.token], reaches: 'service' as const };
   let sharedClient: StoreClient | undefined;
   const client = (choices: StoreClientChoices = {}): StoreClient =>
     Object.keys(choices).length > 0 ? makeClient(base, options.onExchange, choices) : (sharedClient ??= makeClient(base, options.onExchange, {}));
