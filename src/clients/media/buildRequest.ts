@@ -1,5 +1,5 @@
 import { HeaderMap } from '../../http/HeaderMap.ts';
-import { resolveTarget } from '../../http/resolveTarget.ts';
+import { requestBody, requestTarget, type Builder } from '../../http/requestParts.ts';
 import type { WireRequest } from '../../http/transport.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { MediaRequestError } from './errors.ts';
@@ -12,6 +12,8 @@ export interface PreparedRequest extends WireRequest {
   /** Credential values of this request (another token), to redact. */
   secrets: string[];
 }
+
+const BUILDER: Builder = { who: 'MediaClient', refuse: (message) => new MediaRequestError(message) };
 
 export interface RequestDefaults {
   /** Ends with /api/edge, no trailing slash. */
@@ -30,9 +32,13 @@ export interface RequestDefaults {
  * Each can be switched off or overridden, for the suites that check the provider's refusals.
  */
 export function buildRequest(request: MediaRequest, defaults: RequestDefaults): PreparedRequest {
-  const method = request.method;
-  if (!method) throw new MediaRequestError('MediaClient.send: the request has no method. Fix: set method, e.g. "GET".');
-  const url = targetUrl(request, defaults.baseUrl);
+  // The query appended by hand: URLSearchParams would re-encode the caller's own query and the list commas.
+  const { method, url } = requestTarget(request, defaults.baseUrl, BUILDER, (target) => {
+    const extra = Object.entries(request.query ?? {})
+      .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+      .map(([name, value]) => `${encodeName(name)}=${encodeValue(String(value))}`);
+    if (extra.length > 0) target.search = target.search.length > 1 ? `${target.search.slice(1)}&${extra.join('&')}` : extra.join('&');
+  });
   const headers = new HeaderMap();
   const secrets: string[] = [];
 
@@ -53,24 +59,8 @@ export function buildRequest(request: MediaRequest, defaults: RequestDefaults): 
   headers.set('User-Agent', defaults.userAgent);
   if (request.accept !== null) headers.set('Accept', request.accept ?? MEDIA_CONTRACT.mediaType);
 
-  if (request.body !== undefined && request.rawBody !== undefined) {
-    throw new MediaRequestError('MediaClient.send: the request has both body and rawBody. Fix: pass one of them.');
-  }
-  const body = request.body !== undefined ? JSON.stringify(request.body) : request.rawBody;
-  if (body !== undefined && request.contentType !== null) headers.set('Content-Type', request.contentType ?? MEDIA_CONTRACT.mediaType);
-  if (body === undefined && typeof request.contentType === 'string') headers.set('Content-Type', request.contentType);
+  const body = requestBody(request, { name: 'body', value: request.body, contentType: MEDIA_CONTRACT.mediaType }, headers, BUILDER);
 
   for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
   return { method, url, headers: headers.toRecord(), body, secrets };
-}
-
-/** Joins a path under the base (keeping /api/edge), or takes an absolute URL; then appends the query. */
-function targetUrl(request: MediaRequest, base: URL): URL {
-  const url = resolveTarget(request, base, 'MediaClient', (message) => new MediaRequestError(message));
-  // Appended by hand: URLSearchParams would re-encode the caller's own query and the list commas.
-  const extra = Object.entries(request.query ?? {})
-    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
-    .map(([name, value]) => `${encodeName(name)}=${encodeValue(String(value))}`);
-  if (extra.length > 0) url.search = url.search.length > 1 ? `${url.search.slice(1)}&${extra.join('&')}` : extra.join('&');
-  return url;
 }

@@ -1,5 +1,5 @@
 import { HeaderMap } from '../../http/HeaderMap.ts';
-import { resolveTarget } from '../../http/resolveTarget.ts';
+import { requestBody, requestTarget, type Builder } from '../../http/requestParts.ts';
 import type { WireRequest } from '../../http/transport.ts';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreRequestError } from './errors.ts';
@@ -12,6 +12,8 @@ export interface PreparedRequest extends WireRequest {
   /** Credential values of this request beyond the client's own, to redact. */
   secrets: string[];
 }
+
+const BUILDER: Builder = { who: 'StoreClient', refuse: (message) => new StoreRequestError(message) };
 
 export interface RequestDefaults {
   baseUrl: URL;
@@ -28,9 +30,11 @@ export interface RequestDefaults {
  * Each can be switched off or overridden, for the suites that check the provider's refusals.
  */
 export function buildRequest(request: StoreRequest, defaults: RequestDefaults): PreparedRequest {
-  const method = request.method;
-  if (!method) throw new StoreRequestError('StoreClient.send: the request has no method. Fix: set method, e.g. "GET".');
-  const url = targetUrl(request, defaults.baseUrl);
+  const { method, url } = requestTarget(request, defaults.baseUrl, BUILDER, (target) => {
+    for (const [name, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) target.searchParams.set(name, String(value));
+    }
+  });
   const headers = new HeaderMap();
   const secrets: string[] = [];
 
@@ -52,12 +56,7 @@ export function buildRequest(request: StoreRequest, defaults: RequestDefaults): 
   const userAgent = request.userAgent === undefined ? defaults.userAgent : request.userAgent;
   if (userAgent !== null) headers.set('User-Agent', userAgent);
 
-  if (request.json !== undefined && request.rawBody !== undefined) {
-    throw new StoreRequestError('StoreClient.send: the request has both json and rawBody. Fix: pass one of them.');
-  }
-  const body = request.json !== undefined ? JSON.stringify(request.json) : request.rawBody;
-  if (body !== undefined && request.contentType !== null) headers.set('Content-Type', request.contentType ?? STORE_CONTRACT.jsonContentType);
-  if (body === undefined && typeof request.contentType === 'string') headers.set('Content-Type', request.contentType);
+  const body = requestBody(request, { name: 'json', value: request.json, contentType: STORE_CONTRACT.jsonContentType }, headers, BUILDER);
 
   const bodylessPut = body === undefined && method.toUpperCase() === 'PUT';
   const omitContentLength = bodylessPut && request.contentLength0 === false;
@@ -67,13 +66,4 @@ export function buildRequest(request: StoreRequest, defaults: RequestDefaults): 
   if (omitContentLength) headers.delete('Content-Length');
 
   return { method, url, headers: headers.toRecord(), body, omitContentLength, secrets };
-}
-
-/** Joins a path under the base (keeping /v1/{store_id}), or takes an absolute URL; then the query. */
-function targetUrl(request: StoreRequest, base: URL): URL {
-  const url = resolveTarget(request, base, 'StoreClient', (message) => new StoreRequestError(message));
-  for (const [name, value] of Object.entries(request.query ?? {})) {
-    if (value !== undefined) url.searchParams.set(name, String(value));
-  }
-  return url;
 }
