@@ -20,7 +20,7 @@
  * runs every project, the unit tests included, and gate-unit does not run.
  */
 import { runTool } from './lib/runTool.ts';
-import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
+import { RECORDING_PLAN, SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
@@ -78,7 +78,7 @@ async function run(name: string, what: string, args: string[], env: NodeJS.Proce
 
 /** The live path: a recording against twin processes, stopped afterwards. */
 async function recordRun(): Promise<{ record: Finished; mediaToken: string | undefined }> {
-  const twin = await startTwinProcess(LIVE_PATH_PORT, LIVE_PATH_MEDIA_PORT, 'inherit');
+  const twin = await startTwinProcess(LIVE_PATH_PORT, LIVE_PATH_MEDIA_PORT, 'inherit', RECORDING_PLAN);
   let record: Finished;
   let mediaToken: string | undefined;
   try {
@@ -96,7 +96,7 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
     writeRecordedTarget(GATE_RECORDINGS, recorded.store, recorded.media);
     record = await run(
       'gate-record',
-      `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT}`,
+      `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT} (a ${RECORDING_PLAN}-plan store)`,
       ['--project=store', '--project=media', '--project=properties', '--project=contracts-verify'],
       // The properties on a real clock: a small budget proves the live path without minutes of pacing.
       { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '20' },

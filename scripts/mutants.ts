@@ -23,7 +23,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
-import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
+import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { startBreakingProxy, type BreakKind, type ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
 import { APIS, PROJECT_SET, loadHeldOut, problemsOf, type Api, type BreakSet } from '../src/testing/providerBreaks/breakSet.ts';
 import { runResult } from '../src/testing/providerBreaks/runReport.ts';
@@ -127,7 +127,8 @@ async function runOne(job: Job, slot: number): Promise<Outcome> {
   const mediaPort = storePort + 1;
   let runs: { suites: ReturnType<typeof runResult>; pact: ReturnType<typeof runResult> };
   try {
-    const twin = await startTwinProcess(storePort, mediaPort);
+    // The recording's plan: each job runs the live-capable suites without waiting on the contract's bucket.
+    const twin = await startTwinProcess(storePort, mediaPort, 'ignore', RECORDING_PLAN);
     try {
       const token = await signInOnMediaTwin(mediaPort);
       const upstream = `http://127.0.0.1:${job.api === 'store' ? storePort : mediaPort}`;

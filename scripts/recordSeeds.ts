@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { DEFAULT_KITSU_MOCK_PORT, DEFAULT_STORE_MOCK_PORT } from '../src/config/harnessConfig.ts';
-import { signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
+import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { processEnv } from '../src/config/env.ts';
 import { recordingsDir } from '../src/config/recordedTarget.ts';
 
@@ -15,7 +15,7 @@ export const SEED_USER_AGENT = 'api-contract-harness seed recording (https://exa
 
 const storePort = DEFAULT_STORE_MOCK_PORT;
 const mediaPort = DEFAULT_KITSU_MOCK_PORT;
-const twin = await startTwinProcess(storePort, mediaPort, 'inherit').catch((error: unknown) => {
+const twin = await startTwinProcess(storePort, mediaPort, 'inherit', RECORDING_PLAN).catch((error: unknown) => {
   console.error(`record:seed: ${(error as Error).message}. Stop whatever holds ports ${storePort}/${mediaPort} (an npm run mock?) and run again.`);
   process.exit(2);
 });

@@ -7,7 +7,7 @@
 import { expect, test } from '../../src/testing/harnessTest.ts';
 import { HTTPResponseStatusClass, MatchersV3 } from '@pact-foundation/pact';
 import { ValidationError } from '../../src/clients/store/errors.ts';
-import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { PLAN_BUCKET_SIZES, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import { STORE_STATES } from './providerStates.ts';
 import { AUTHENTICATED, EXAMPLE_STORE_ID, storeClient, storePact, storePath } from './storePact.ts';
 
@@ -35,8 +35,9 @@ test('paging a product list: an array of products with X-Total-Count and a Link 
             '^(.*, )?<https?://[^>]+[?&]page=2[^>]*>; rel="next"(, .*)?$',
             `<https://api.tiendanube.com/v1/${EXAMPLE_STORE_ID}/products?page=2&per_page=30>; rel="next"`,
           ),
-          // What the pacer reads (reliance): the bucket size exactly, the room left and the time to empty.
-          'X-Rate-Limit-Limit': regex(`^${STORE_CONTRACT.bucketSize}$`, String(STORE_CONTRACT.bucketSize)),
+          // What the pacer reads (reliance): a plan's bucket size exactly (the contract's 40, or a higher plan's,
+          // field notes), the room left and the time to empty.
+          'X-Rate-Limit-Limit': regex(`^(${PLAN_BUCKET_SIZES.join('|')})$`, String(STORE_CONTRACT.bucketSize)),
           'X-Rate-Limit-Remaining': regex('^\\d+$', '39'),
           'X-Rate-Limit-Reset': regex('^\\d+$', '500'),
         })

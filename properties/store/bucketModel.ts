@@ -1,15 +1,17 @@
 /**
  * The reference model of the documented rate limit (store.ratelimit.*): one
- * leaky bucket per store and token, 40 requests deep, leaking 2 per second; a
- * request that does not fit is refused with 429 and not counted. Kept apart
+ * leaky bucket per store and token, 40 requests deep, leaking 2 per second (or
+ * a higher plan's multiple of both); a request that does not fit is refused
+ * with 429 and not counted. Kept apart
  * from the twin's LeakyBucket on purpose: the properties compare the two.
  *
  * The level is held in milliseconds of draining (the unit of
- * X-Rate-Limit-Reset), so a request is 500 ms and the arithmetic is exact.
+ * X-Rate-Limit-Reset), so a request is 500 ms (50 on the plus plan) and the
+ * arithmetic is exact.
  */
-import { MS_PER_LEAK, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { bucketOfPlan, type PlanBucket } from '../../src/rules/storeContract.ts';
 
-const FULL_MS = STORE_CONTRACT.bucketSize * MS_PER_LEAK;
+const fullMs = (plan: PlanBucket): number => plan.bucketSize * plan.msPerLeak;
 
 /** What the rate headers should say after one request. */
 export interface BucketPrediction {
@@ -28,7 +30,10 @@ export class ModelBucket {
   /** How far below drainAt the true level may be: the round trip of the answer the model last took its level from. */
   uncertaintyMs = 0;
 
-  constructor(now: number, drainMs = 0, uncertaintyMs = 0) {
+  readonly plan: PlanBucket;
+
+  constructor(now: number, drainMs = 0, uncertaintyMs = 0, plan: PlanBucket = bucketOfPlan('standard')) {
+    this.plan = plan;
     this.#at = now;
     this.#drainMs = drainMs;
     this.uncertaintyMs = uncertaintyMs;
@@ -41,21 +46,21 @@ export class ModelBucket {
 
   /** Whether one more request fits at `now`. */
   fits(now: number): boolean {
-    return this.drainAt(now) + MS_PER_LEAK <= FULL_MS;
+    return this.drainAt(now) + this.plan.msPerLeak <= fullMs(this.plan);
   }
 
   /** Milliseconds to wait from `now` until one more request fits. */
   waitToFit(now: number): number {
-    return Math.max(0, this.drainAt(now) + MS_PER_LEAK - FULL_MS);
+    return Math.max(0, this.drainAt(now) + this.plan.msPerLeak - fullMs(this.plan));
   }
 
   /** One request at `now`: counted when it fits, and what the answer's headers should say. */
   request(now: number): BucketPrediction {
     const admitted = this.fits(now);
-    this.#drainMs = this.drainAt(now) + (admitted ? MS_PER_LEAK : 0);
+    this.#drainMs = this.drainAt(now) + (admitted ? this.plan.msPerLeak : 0);
     this.#at = now;
     this.lastRequestAt = now;
-    return { admitted, ...readingOf(this.#drainMs) };
+    return { admitted, ...readingOf(this.#drainMs, this.plan) };
   }
 
   /**
@@ -70,11 +75,11 @@ export class ModelBucket {
   }
 }
 
-/** The headers a bucket `drainMs` from empty shows. */
-export function readingOf(drainMs: number): Omit<BucketPrediction, 'admitted'> {
+/** The headers a bucket of this plan `drainMs` from empty shows. */
+export function readingOf(drainMs: number, plan: PlanBucket = bucketOfPlan('standard')): Omit<BucketPrediction, 'admitted'> {
   return {
-    limit: STORE_CONTRACT.bucketSize,
-    remaining: Math.max(0, Math.floor((FULL_MS - drainMs) / MS_PER_LEAK)),
+    limit: plan.bucketSize,
+    remaining: Math.max(0, Math.floor((fullMs(plan) - drainMs) / plan.msPerLeak)),
     resetMs: Math.ceil(drainMs),
   };
 }

@@ -8,6 +8,7 @@
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import type { ArenaStore, StoreArena } from '../support/storeArena.ts';
 import type { RequestBudget } from '../support/liveBudget.ts';
+import type { StorePlan } from '../../src/rules/storeContract.ts';
 
 /** One answer as the model needs it; times in ms since the world opened. */
 export interface BucketObservation {
@@ -39,13 +40,13 @@ async function observe(client: StoreClient, now: () => number): Promise<BucketOb
   return { status: res.status, limit: res.rate?.limit, remaining: res.rate?.remaining, resetMs: res.rate?.reset, sentAt, receivedAt };
 }
 
-/** Two fresh twin stores with two tokens each, on virtual clocks moved together. */
-export async function openTwinBucketWorld(arena: StoreArena): Promise<BucketWorld> {
+/** Two fresh twin stores on this plan with two tokens each, on virtual clocks moved together. */
+export async function openTwinBucketWorld(arena: StoreArena, plan: StorePlan = 'standard'): Promise<BucketWorld> {
   const stores: ArenaStore[] = [];
   const clients: StoreClient[][] = [];
   try {
     for (let i = 0; i < 2; i++) {
-      const store = await arena.openTwinStore({ products: 1 });
+      const store = await arena.openTwinStore({ products: 1, plan });
       stores.push(store);
       const second = await store.addToken!();
       clients.push([store.client(), store.client({ token: second })]);

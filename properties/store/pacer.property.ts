@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../src/clients/store/types.ts';
 import { ModelBucket } from './bucketModel.ts';
+import { bucketOfPlan, type PlanBucket, type StorePlan } from '../../src/rules/storeContract.ts';
 import type { StoreArena } from '../support/storeArena.ts';
 
 export interface CallGroup {
@@ -15,20 +16,23 @@ export interface CallGroup {
   readonly calls: number;
 }
 
-const groupArbitrary: fc.Arbitrary<CallGroup> = fc.record({
-  // Mostly back to back, so the bucket fills; sometimes a pause that drains part of it.
-  pauseMs: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 4_000 }), weight: 1 }),
-  calls: fc.integer({ min: 1, max: 6 }),
-});
+/** Groups of up to a seventh of the bucket (6 calls on the standard plan), so about seven back to back fill it. */
+const groupArbitrary = (plan: PlanBucket): fc.Arbitrary<CallGroup> =>
+  fc.record({
+    // Mostly back to back, so the bucket fills; sometimes a pause that drains part of it.
+    pauseMs: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 4_000 }), weight: 1 }),
+    calls: fc.integer({ min: 1, max: Math.ceil(plan.bucketSize / 7) }),
+  });
 
-export function pacerProperty(arena: StoreArena): fc.IAsyncProperty<[CallGroup[]]> {
-  return fc.asyncProperty(fc.array(groupArbitrary, { minLength: 1, maxLength: 25 }), async (groups) => {
-    const store = await arena.openTwinStore({ products: 1 });
+export function pacerProperty(arena: StoreArena, planName: StorePlan = 'standard'): fc.IAsyncProperty<[CallGroup[]]> {
+  const plan = bucketOfPlan(planName);
+  return fc.asyncProperty(fc.array(groupArbitrary(plan), { minLength: 1, maxLength: 25 }), async (groups) => {
+    const store = await arena.openTwinStore({ products: 1, plan: planName });
     try {
       const exchanges: Exchange[] = [];
       const client = store.client({ pace: true, onExchange: (exchange) => exchanges.push(exchange) });
       const start = store.clock.now();
-      const model = new ModelBucket(start);
+      const model = new ModelBucket(start, 0, 0, plan);
       let leftAt = start;
       for (const [g, group] of groups.entries()) {
         await store.clock.sleep(group.pauseMs);

@@ -10,13 +10,13 @@
  */
 import { broken } from '../../src/testing/ruleTest.ts';
 import fc from 'fast-check';
-import { MS_PER_LEAK, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { bucketOfPlan, planOfLimit, STORE_CONTRACT, type PlanBucket, type StorePlan } from '../../src/rules/storeContract.ts';
 import { ModelBucket, readingOf } from './bucketModel.ts';
 import type { BucketObservation, BucketWorld } from './bucketWorld.ts';
 
-const FULL_MS = STORE_CONTRACT.bucketSize * MS_PER_LEAK;
-
 export interface BucketModelState {
+  /** The plan the model holds the provider to: the twin's is chosen; live, the first answer's Limit says it. */
+  plan: PlanBucket | undefined;
   readonly buckets: Map<string, ModelBucket>;
   readonly stores: number;
   readonly tokensPerStore: number;
@@ -33,8 +33,15 @@ export function checkAnswer(model: BucketModelState, world: BucketWorld, toleran
   if (obs.status !== 200 && obs.status !== 429) {
     broken('store.ratelimit.bucket-429', `GET /products answered ${obs.status} on ${where}; the model expects 200 or 429 (429 only when the bucket is full).`);
   }
-  if (obs.limit !== STORE_CONTRACT.bucketSize) {
-    broken('store.ratelimit.headers', `X-Rate-Limit-Limit is ${obs.limit ?? 'missing'} on ${where}, expected ${STORE_CONTRACT.bucketSize} on every answer.`);
+  // Live: a higher plan's bucket (field notes) is allowed; the first answer says which, and every later one must agree.
+  model.plan ??= obs.limit !== undefined && planOfLimit(obs.limit) ? bucketOfPlan(planOfLimit(obs.limit)!) : bucketOfPlan('standard');
+  const plan = model.plan;
+  const fullMs = plan.bucketSize * plan.msPerLeak;
+  if (obs.limit !== plan.bucketSize) {
+    broken(
+      'store.ratelimit.headers',
+      `X-Rate-Limit-Limit is ${obs.limit ?? 'missing'} on ${where}, expected ${plan.bucketSize} (the ${plan.plan} plan; the contract's bucket is ${STORE_CONTRACT.bucketSize}) on every answer.`,
+    );
   }
   if (obs.remaining === undefined || obs.resetMs === undefined) {
     broken('store.ratelimit.headers', `X-Rate-Limit-${obs.remaining === undefined ? 'Remaining' : 'Reset'} is missing on a ${obs.status} from ${where}.`);
@@ -43,43 +50,43 @@ export function checkAnswer(model: BucketModelState, world: BucketWorld, toleran
   if (!bucket) {
     if (!world.exact) {
       // Live: a bucket shared with the world; its first reading is where the model starts.
-      model.buckets.set(key, new ModelBucket(obs.receivedAt, obs.resetMs, obs.receivedAt - obs.sentAt));
+      model.buckets.set(key, new ModelBucket(obs.receivedAt, obs.resetMs, obs.receivedAt - obs.sentAt, plan));
       return;
     }
-    bucket = new ModelBucket(0);
+    bucket = new ModelBucket(0, 0, 0, plan);
     model.buckets.set(key, bucket);
   }
   const last = bucket.lastRequestAt;
   const leaked = last !== undefined && obs.sentAt > last && bucket.drainAt(last) > 0 ? obs.sentAt - last : 0;
   const leakHint =
     leaked > 0
-      ? ` The bucket had leaked for ${leaked} ms since its last request, so its leak rate (store.ratelimit.leak-rate, ${STORE_CONTRACT.leakPerSecond}/s) may be what differs.`
+      ? ` The bucket had leaked for ${leaked} ms since its last request, so its leak rate (store.ratelimit.leak-rate, ${plan.leakPerSecond}/s) may be what differs.`
       : '';
   // The provider decided somewhere between sending and receiving: the model's level then lies in [low, high].
   const high = bucket.drainAt(obs.sentAt);
   const low = Math.max(0, bucket.drainAt(obs.receivedAt) - bucket.uncertaintyMs);
   const tol = world.exact ? 0 : toleranceMs;
-  const state = `${where} at ${obs.sentAt} ms, when the model's bucket holds ${fmtRequests(high)}${high === low ? '' : `-${fmtRequests(low)}`} of ${STORE_CONTRACT.bucketSize} requests`;
-  const mustFit = high + MS_PER_LEAK <= FULL_MS - tol;
-  const mustRefuse = low + MS_PER_LEAK > FULL_MS + tol;
+  const state = `${where} at ${obs.sentAt} ms, when the model's bucket holds ${fmtRequests(high, plan)}${high === low ? '' : `-${fmtRequests(low, plan)}`} of ${plan.bucketSize} requests`;
+  const mustFit = high + plan.msPerLeak <= fullMs - tol;
+  const mustRefuse = low + plan.msPerLeak > fullMs + tol;
   if (obs.status === 429 && mustFit) broken('store.ratelimit.bucket-429', `answered 429 on ${state}: the request fits, so it must be served.${leakHint}`);
   if (obs.status === 200 && mustRefuse)
     broken('store.ratelimit.bucket-429', `answered 200 on ${state}: the bucket is full, so it must be refused with 429.${leakHint}`);
-  const added = obs.status === 200 ? MS_PER_LEAK : 0;
+  const added = obs.status === 200 ? plan.msPerLeak : 0;
   const resetLow = Math.max(0, low + added - tol);
   const resetHigh = high + added + tol;
-  const remainingHigh = readingOf(resetLow).remaining;
-  const remainingLow = readingOf(resetHigh).remaining;
+  const remainingHigh = readingOf(resetLow, plan).remaining;
+  const remainingLow = readingOf(resetHigh, plan).remaining;
   const resetOk = obs.resetMs >= resetLow - 1e-9 && obs.resetMs <= Math.ceil(resetHigh);
   const remainingOk = obs.remaining >= remainingLow && obs.remaining <= remainingHigh;
   const range = (a: number, b: number) => (a === b ? `${a}` : `${a}..${b}`);
-  const requests = STORE_CONTRACT.bucketSize - obs.remaining;
-  const implied = obs.resetMs > 0 ? Math.round((requests / obs.resetMs) * 1000 * 100) / 100 : STORE_CONTRACT.leakPerSecond;
-  if (!resetOk && remainingOk && implied !== STORE_CONTRACT.leakPerSecond) {
+  const requests = plan.bucketSize - obs.remaining;
+  const implied = obs.resetMs > 0 ? Math.round((requests / obs.resetMs) * 1000 * 100) / 100 : plan.leakPerSecond;
+  if (!resetOk && remainingOk && implied !== plan.leakPerSecond) {
     // The level in requests agrees, the time it takes to drain does not: the leak rate differs.
     broken(
       'store.ratelimit.leak-rate',
-      `X-Rate-Limit-Reset is ${obs.resetMs} ms on ${state}, while Remaining (${obs.remaining}) agrees with the model: about ${requests} requests draining in ${obs.resetMs} ms is ${implied} per second, not ${STORE_CONTRACT.leakPerSecond} (the model says ${range(Math.floor(resetLow), Math.ceil(resetHigh))} ms).`,
+      `X-Rate-Limit-Reset is ${obs.resetMs} ms on ${state}, while Remaining (${obs.remaining}) agrees with the model: about ${requests} requests draining in ${obs.resetMs} ms is ${implied} per second, not ${plan.leakPerSecond} (the model says ${range(Math.floor(resetLow), Math.ceil(resetHigh))} ms).`,
     );
   }
   if (!resetOk) {
@@ -99,8 +106,8 @@ export function checkAnswer(model: BucketModelState, world: BucketWorld, toleran
   bucket.lastRequestAt = obs.sentAt;
 }
 
-function fmtRequests(drainMs: number): string {
-  return String(Math.round((drainMs / MS_PER_LEAK) * 100) / 100);
+function fmtRequests(drainMs: number, plan: PlanBucket): string {
+  return String(Math.round((drainMs / plan.msPerLeak) * 100) / 100);
 }
 
 /** Sends `n` requests back to back on the current store and token. */
@@ -188,6 +195,8 @@ class SwitchStore implements BucketCommand {
 export interface BucketPropertyOptions {
   /** Opens the world of one case (fresh twin stores, or the live store). */
   readonly open: () => Promise<BucketWorld>;
+  /** The twin's plan, which the model holds it to; live leaves it out and reads it from the first answer. */
+  readonly plan?: StorePlan | undefined;
   /** Whether store and token switches mean anything (the twin has two of each). */
   readonly switches: boolean;
   /** Longest pause: virtual on the twin, so long; real on live, so short. */
@@ -201,14 +210,17 @@ export interface BucketPropertyOptions {
 /** The property: any sequence of commands keeps provider and model in agreement. */
 export function bucketModelProperty(options: BucketPropertyOptions): fc.IAsyncProperty<[Iterable<BucketCommand>]> {
   const tol = options.toleranceMs;
-  const size = STORE_CONTRACT.bucketSize;
-  const waits = Math.min(options.maxWaitMs, FULL_MS);
+  const plan = bucketOfPlan(options.plan ?? 'standard');
+  const size = plan.bucketSize;
+  const waits = Math.min(options.maxWaitMs, size * plan.msPerLeak);
   const arbitraries: fc.Arbitrary<BucketCommand>[] = [
     // Bursts around the capacity find the boundary; small ones walk the level.
     fc.oneof(fc.integer({ min: 1, max: size + 5 }), fc.constantFrom(size - 1, size, size + 1)).map((n) => new Burst(n, tol)),
     fc.constant(new ReadHeaders(tol)),
     // Pauses around one leak, and long enough to empty a full bucket.
-    fc.oneof(fc.integer({ min: 0, max: options.maxWaitMs }), fc.constantFrom(MS_PER_LEAK - 1, MS_PER_LEAK, MS_PER_LEAK + 1, waits)).map((ms) => new Wait(ms)),
+    fc
+      .oneof(fc.integer({ min: 0, max: options.maxWaitMs }), fc.constantFrom(plan.msPerLeak - 1, plan.msPerLeak, plan.msPerLeak + 1, waits))
+      .map((ms) => new Wait(ms)),
   ];
   if (options.switches) {
     arbitraries.push(
@@ -221,7 +233,14 @@ export function bucketModelProperty(options: BucketPropertyOptions): fc.IAsyncPr
     async (commands) => {
       const world = await options.open();
       try {
-        const model: BucketModelState = { buckets: new Map(), stores: world.stores, tokensPerStore: world.tokensPerStore, store: 0, token: 0 };
+        const model: BucketModelState = {
+          plan: options.plan ? plan : undefined,
+          buckets: new Map(),
+          stores: world.stores,
+          tokensPerStore: world.tokensPerStore,
+          store: 0,
+          token: 0,
+        };
         // Live: the shared bucket's level is unknown until read, and fast-check may
         // generate a case of only pauses; one reading first means every case probes it.
         if (!world.exact) await new ReadHeaders(tol).run(model, world);

@@ -7,14 +7,27 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import { processEnv } from '../../src/config/env.ts';
+import type { StorePlan } from '../../src/rules/storeContract.ts';
 
 /** The seeded store the live path verifies (src/twins/store/seed.ts). */
 export const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' } as const;
 
+/**
+ * The plan of the seeded stores in the gate's recording (and so in the shipped cassettes): plus,
+ * ten times the contract's bucket (field notes), so recording is bound by CPU, not by the rate
+ * limit. The standard plan is proven on the twins' run, by the same suites, properties and model.
+ */
+export const RECORDING_PLAN: StorePlan = 'plus';
+
 /** Starts `npm run mock`'s entry on the given ports; resolves once both twins answer (bounded: 10 s). */
-export async function startTwinProcess(storePort: number, mediaPort: number, stdio: 'ignore' | 'inherit' = 'ignore'): Promise<ChildProcess> {
+export async function startTwinProcess(
+  storePort: number,
+  mediaPort: number,
+  stdio: 'ignore' | 'inherit' = 'ignore',
+  plan: StorePlan = 'standard',
+): Promise<ChildProcess> {
   const twin = spawn(process.execPath, ['src/twins/main.ts'], {
-    env: { ...processEnv(), STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort) },
+    env: { ...processEnv(), STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort), STORE_MOCK_PLAN: plan },
     stdio: ['ignore', 'ignore', stdio],
   });
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -49,6 +49,9 @@ export const playwrightBaseUrl = (env: Env = processEnv()): string | undefined =
 /** KITSU_MOCK_CLOCK: the media twin's clock, real (default) or virtual; anything else is an error of the caller's. */
 export const mediaTwinClock = (env: Env = processEnv()): string => env.KITSU_MOCK_CLOCK ?? '';
 
+/** STORE_MOCK_PLAN: the plan of npm run mock's seeded stores, standard (default) or plus (a bucket 10 times larger and faster). */
+export const storeTwinPlan = (env: Env = processEnv()): string => env.STORE_MOCK_PLAN ?? '';
+
 /** ALLURE_HISTORY_PATH: where the Allure report keeps its history from run to run. */
 export const allureHistoryPath = (env: Env = processEnv()): string => env.ALLURE_HISTORY_PATH ?? 'reports/history/history.jsonl';
 

@@ -33,6 +33,11 @@ export interface Interaction {
   rawHeaders: Record<string, string>;
   /** Response body: parsed JSON when it was JSON, else the text; absent when empty. */
   response?: unknown;
+  /**
+   * Normalised cassettes only: the same exchange came more than once in a row. How many times
+   * depends on timing (a burst against a bucket that leaks on a real clock), so it is not kept.
+   */
+  repeated?: true;
 }
 
 export interface CassetteMeta {

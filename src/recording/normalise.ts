@@ -160,7 +160,24 @@ export function normaliseCassette(raw: Cassette, rules: NormalisationRules): Cas
     n.collectIds(i.response);
     n.collectIds(i.body);
   }
-  return { ...raw, uniqueSeed: '<seed>', interactions: raw.interactions.map((i) => n.interaction(i)) };
+  return { ...raw, uniqueSeed: '<seed>', interactions: collapseRuns(raw.interactions.map((i) => n.interaction(i))) };
+}
+
+/**
+ * Consecutive identical exchanges become one, marked `repeated`: a burst of the same request
+ * until a 429 serves as many 200s as the bucket leaked room for meanwhile, which a real clock
+ * decides. The raw cassette keeps every exchange; a replay serves that.
+ */
+function collapseRuns(interactions: Interaction[]): Interaction[] {
+  const out: Interaction[] = [];
+  let last: string | undefined;
+  for (const interaction of interactions) {
+    const text = JSON.stringify(interaction);
+    if (text === last) out[out.length - 1] = { ...out[out.length - 1]!, repeated: true };
+    else out.push(interaction);
+    last = text;
+  }
+  return out;
 }
 
 /** The normalised form of one request, for matching a replayed request to a recorded one. */

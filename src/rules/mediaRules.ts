@@ -41,7 +41,8 @@ const rules = [
   {
     id: 'media.jsonapi.camel-case-members',
     section: 'Media type, keys, ids',
-    source: 'field-notes',
+    source: 'reliance',
+    reliedOnBy: 'MediaClient and its types (canonicalTitle, episodeCount, the libraryEntries type) and the media pacts, whose bodies name camelCase members',
     needs: 'any',
     text: 'Member names are camelCase; types are camelCase plurals; path segments are dasherized.',
   },

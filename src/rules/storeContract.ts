@@ -29,5 +29,45 @@ export const STORE_CONTRACT = {
 
 export type LinkRel = (typeof STORE_CONTRACT.linkRels)[number];
 
-/** Milliseconds the bucket needs to leak one request. */
+/** Milliseconds the bucket needs to leak one request (the standard plan, the contract's numbers). */
 export const MS_PER_LEAK = 1000 / STORE_CONTRACT.leakPerSecond;
+
+/**
+ * Field notes, Rate limit: "Higher plans multiply the limit by 10." The contract's
+ * numbers are the standard plan's. ASSUMPTIONS.md: the factor applies to the size
+ * and the leak alike, so a full bucket drains in 20 s on every plan and Reset keeps
+ * meaning "milliseconds until empty".
+ */
+export const STORE_PLANS = { standard: 1, plus: 10 } as const;
+export type StorePlan = keyof typeof STORE_PLANS;
+
+/** One plan's bucket: what its rate headers say and how fast it leaks. */
+export interface PlanBucket {
+  readonly plan: StorePlan;
+  readonly bucketSize: number;
+  readonly leakPerSecond: number;
+  readonly msPerLeak: number;
+}
+
+export function bucketOfPlan(plan: StorePlan): PlanBucket {
+  const factor = STORE_PLANS[plan];
+  const leakPerSecond = STORE_CONTRACT.leakPerSecond * factor;
+  return { plan, bucketSize: STORE_CONTRACT.bucketSize * factor, leakPerSecond, msPerLeak: 1000 / leakPerSecond };
+}
+
+/** Every plan's bucket size, the standard plan's first: the values X-Rate-Limit-Limit may take. */
+export const PLAN_BUCKET_SIZES: readonly number[] = (Object.keys(STORE_PLANS) as StorePlan[]).map((plan) => bucketOfPlan(plan).bucketSize);
+
+/** The plan whose bucket size is this X-Rate-Limit-Limit; undefined for a limit no plan has. */
+export function planOfLimit(limit: number): StorePlan | undefined {
+  return (Object.keys(STORE_PLANS) as StorePlan[]).find((plan) => bucketOfPlan(plan).bucketSize === limit);
+}
+
+/** Milliseconds one request takes to leak from a bucket reporting this limit; a limit no plan has is the standard plan's. */
+export function msPerLeakOfLimit(limit: number): number {
+  return bucketOfPlan(planOfLimit(limit) ?? 'standard').msPerLeak;
+}
+
+export function isStorePlan(name: unknown): name is StorePlan {
+  return typeof name === 'string' && Object.hasOwn(STORE_PLANS, name);
+}

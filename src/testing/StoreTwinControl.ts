@@ -1,3 +1,4 @@
+import type { StorePlan } from '../rules/storeContract.ts';
 /**
  * Client of the store twin's control API (/__twin): how suites arrange state
  * the real service gives no handle on (stores, the clock, suspension, faults,
@@ -41,6 +42,8 @@ export interface CreateStoreOptions {
    * every other step answers as usual. For throughput benchmarks (bench/).
    */
   metered?: boolean;
+  /** The bucket's plan: standard (the contract's 40 at 2/s) by default; plus is 10 times both (field notes). */
+  plan?: StorePlan;
 }
 
 export class StoreTwinControl extends TwinControl {

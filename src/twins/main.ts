@@ -8,7 +8,8 @@ import { MEDIA_SEED } from './media/seedFacts.ts';
 import { startMediaTwin } from './media/server.ts';
 import { SEEDED_STORES } from './store/seed.ts';
 import { startStoreTwin } from './store/server.ts';
-import { mediaTwinClock, variable as readVariable } from '../config/env.ts';
+import { mediaTwinClock, storeTwinPlan, variable as readVariable } from '../config/env.ts';
+import { isStorePlan, STORE_PLANS, type StorePlan } from '../rules/storeContract.ts';
 
 const HOST = '127.0.0.1';
 
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   const running: RunningTwin[] = [];
   let storePort: number;
   let mediaPort: number;
+  let storePlan: StorePlan;
   // The suites' own run (playwright.config.ts) asks for a virtual media clock so tests can move it;
   // people running `npm run mock` get the real one.
   const mediaClock = mediaTwinClock() === 'virtual' ? 'virtual' : 'real';
@@ -54,6 +56,10 @@ async function main(): Promise<void> {
     if (!['', 'real', 'virtual'].includes(mediaTwinClock() ?? '')) {
       throw new MockConfigError(`KITSU_MOCK_CLOCK is "${mediaTwinClock()}". Set it to real (the default) or virtual.`);
     }
+    const plan = storeTwinPlan() || 'standard';
+    if (!isStorePlan(plan))
+      throw new MockConfigError(`STORE_MOCK_PLAN is "${plan}". Set it to one of ${Object.keys(STORE_PLANS).join(', ')}, or unset it for standard.`);
+    storePlan = plan;
   } catch (error) {
     if (!(error instanceof MockConfigError)) throw error;
     console.error(`[mock] ${error.message}`);
@@ -62,9 +68,9 @@ async function main(): Promise<void> {
   }
 
   try {
-    const store = await startStoreTwin({ port: storePort, host: HOST, clock: 'real' });
+    const store = await startStoreTwin({ port: storePort, host: HOST, clock: 'real', plan: storePlan });
     running.push({ name: 'Store Commerce API twin', close: () => store.close() });
-    console.log(`Store Commerce API twin on ${store.url} (real clock)`);
+    console.log(`Store Commerce API twin on ${store.url} (real clock${storePlan === 'standard' ? '' : `, ${storePlan} plan`})`);
     for (const seeded of SEEDED_STORES) {
       console.log(
         `  store ${seeded.id}: base ${store.url}/v1/${seeded.id}  token ${seeded.token}  languages ${seeded.languages.join(', ')} (main ${seeded.mainLanguage})`,

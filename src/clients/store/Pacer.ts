@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock/Clock.ts';
-import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { msPerLeakOfLimit, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { RateHeaders } from './types.ts';
 
 /** A place in the bucket held by one request from the moment it leaves until its answer is read. */
@@ -10,7 +10,8 @@ export interface PacerTicket {
 
 /**
  * The client's model of the provider's leaky bucket (store.client.paces-to-bucket):
- * capacity 40, leaking 2 requests per second (store.ratelimit.leak-rate).
+ * capacity 40, leaking 2 requests per second (store.ratelimit.leak-rate), or the
+ * larger bucket of a higher plan once X-Rate-Limit-Limit shows one (field notes).
  *
  * The level is kept in milliseconds of draining, the unit of X-Rate-Limit-Reset,
  * so whole-millisecond clocks give exact, integer waits. Before a request the
@@ -40,7 +41,7 @@ export class Pacer {
 
   /** Requests in the modelled bucket now, in flight not included (fractional while leaking). */
   level(): number {
-    return this.#drainAt(this.#clock.now()) / MS_PER_LEAK;
+    return this.#drainAt(this.#clock.now()) / this.#msPerLeak;
   }
 
   get inFlight(): number {
@@ -51,9 +52,14 @@ export class Pacer {
     return this.#capacity;
   }
 
+  /** Milliseconds one request takes to leak on the plan whose bucket the provider reports. */
+  get #msPerLeak(): number {
+    return msPerLeakOfLimit(this.#capacity);
+  }
+
   /** Milliseconds until one more request fits; 0 when it fits now. */
   waitNeeded(): number {
-    const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + 1 - this.#capacity) * MS_PER_LEAK;
+    const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + 1 - this.#capacity) * this.#msPerLeak;
     return Math.max(0, Math.ceil(overflow));
   }
 
@@ -67,14 +73,14 @@ export class Pacer {
    */
   async waitForRoom(requests: number): Promise<void> {
     if (this.#bounded) {
-      const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * MS_PER_LEAK;
+      const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * this.#msPerLeak;
       if (overflow > 0) await this.#clock.sleep(Math.ceil(overflow));
       return;
     }
-    await this.#clock.sleep(requests * MS_PER_LEAK);
+    await this.#clock.sleep(requests * this.#msPerLeak);
     // Whatever the level was, `requests` have leaked out since: the model starts from a bucket with just that room,
     // so the next wait follows the model instead of assuming a full bucket again.
-    this.#drainMs = Math.max(0, this.#capacity - this.#inFlight.size - requests) * MS_PER_LEAK;
+    this.#drainMs = Math.max(0, this.#capacity - this.#inFlight.size - requests) * this.#msPerLeak;
     this.#at = this.#clock.now();
     this.#bounded = true;
   }
@@ -103,7 +109,7 @@ export class Pacer {
     if (rate?.limit !== undefined && rate.limit >= 1) this.#capacity = rate.limit;
     const observed = observedDrainMs(rate, this.#capacity);
     if (observed !== undefined) this.#bounded = true;
-    if (observed === undefined) this.#drainMs = modelled + MS_PER_LEAK;
+    if (observed === undefined) this.#drainMs = modelled + this.#msPerLeak;
     // Alone on the wire, the answer is the provider's latest count: take it, even when lower.
     // Overlapping answers may arrive out of order: a stale one must not lower the level.
     else this.#drainMs = ticket.overlapped ? Math.max(observed, modelled) : observed;
@@ -148,9 +154,10 @@ export class Pacer {
 export function observedDrainMs(rate: RateHeaders | undefined, capacity: number): number | undefined {
   if (!rate) return undefined;
   const limit = rate.limit ?? capacity;
+  const msPerLeak = msPerLeakOfLimit(limit);
   if (rate.remaining !== undefined) {
-    const byRemaining = Math.max(0, limit - rate.remaining) * MS_PER_LEAK;
-    if (rate.reset !== undefined && Math.abs(rate.reset - byRemaining) <= MS_PER_LEAK) return rate.reset;
+    const byRemaining = Math.max(0, limit - rate.remaining) * msPerLeak;
+    if (rate.reset !== undefined && Math.abs(rate.reset - byRemaining) <= msPerLeak) return rate.reset;
     return byRemaining;
   }
   return rate.reset;

@@ -1,6 +1,6 @@
 import { retryAfterMs } from '../../http/retryAfterMs.ts';
 import { RetryPolicy as CoreRetryPolicy, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
-import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { msPerLeakOfLimit, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreConfigError } from './errors.ts';
 import type { RateHeaders } from './types.ts';
 
@@ -46,12 +46,14 @@ export class RetryPolicy extends CoreRetryPolicy<{ status: number; headers: Read
 /**
  * Milliseconds until one more request fits a bucket that just answered 429:
  * the bucket is empty after Reset ms and has room for one at Limit − 1, i.e.
- * Reset − (Limit − 1) × 500 ms; at least one leak interval, at most a full drain.
+ * Reset − (Limit − 1) × one leak (500 ms on the standard plan); at least one leak
+ * interval, at most a full drain.
  */
 export function rateLimitWaitMs(rate: RateHeaders | undefined): number {
   const limit = rate?.limit ?? STORE_CONTRACT.bucketSize;
-  let wait: number = MS_PER_LEAK;
-  if (rate?.reset !== undefined) wait = rate.reset - (limit - 1) * MS_PER_LEAK;
-  else if (rate?.remaining !== undefined) wait = (1 - rate.remaining) * MS_PER_LEAK;
-  return Math.min(Math.max(MS_PER_LEAK, Math.ceil(wait)), Math.max(limit, 1) * MS_PER_LEAK);
+  const msPerLeak = msPerLeakOfLimit(limit);
+  let wait: number = msPerLeak;
+  if (rate?.reset !== undefined) wait = rate.reset - (limit - 1) * msPerLeak;
+  else if (rate?.remaining !== undefined) wait = (1 - rate.remaining) * msPerLeak;
+  return Math.min(Math.max(msPerLeak, Math.ceil(wait)), Math.max(limit, 1) * msPerLeak);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VirtualClock } from '../../clock/Clock.ts';
-import { STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { isStorePlan, STORE_CONTRACT, STORE_PLANS } from '../../rules/storeContract.ts';
 import { declaresBody, isJsonObject, MAX_BODY_BYTES, parseJson, readBody } from '../http/requestBody.ts';
 import type { RequestTarget } from '../http/requestTarget.ts';
 import { jsonResponse, writeResponse, type TwinResponse } from './responses.ts';
@@ -69,6 +69,7 @@ function describeStore(origin: string, store: StoreState): Record<string, unknow
     state: store.access,
     seeded: store.seeded,
     metered: store.metered,
+    plan: store.plan,
     products: store.products.size,
     categories: store.categories.size,
   };
@@ -132,7 +133,14 @@ function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint:
   if (typeof metered !== 'boolean') {
     throw new ControlError(400, 'twin: metered must be true or false; omit it for true (the leaky bucket refuses with 429); false never fills the bucket');
   }
-  return { blueprint: { ...base, languages, mainLanguage, products, categoryTree }, options: { clockMode: clock, metered } };
+  const plan = body['plan'] ?? 'standard';
+  if (!isStorePlan(plan)) {
+    throw new ControlError(
+      400,
+      `twin: plan must be one of ${Object.keys(STORE_PLANS).join(', ')} (plus multiplies the bucket by ${STORE_PLANS.plus}); omit it for standard`,
+    );
+  }
+  return { blueprint: { ...base, languages, mainLanguage, products, categoryTree }, options: { clockMode: clock, metered, plan } };
 }
 
 function readFault(body: Readonly<Record<string, unknown>>): { status: FaultStatus; count: number; retryAfterMs: number | undefined } {
@@ -173,8 +181,8 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
       POST: ({ twin, body, origin }) => {
         const { blueprint, options } = readStoreRequest(body);
         const store = twin.create(blueprint, options);
-        const { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, now } = describeStore(origin, store);
-        return jsonResponse(201, { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, now });
+        const { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, plan, now } = describeStore(origin, store);
+        return jsonResponse(201, { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, plan, now });
       },
     },
   },

@@ -5,7 +5,7 @@
  * start a defective twin (startStoreTwin({ defect })); `npm run mock` and the
  * suites' twin never have one.
  */
-import { STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { bucketOfPlan, type StorePlan } from '../../rules/storeContract.ts';
 import type { LocalizedWrite } from './localized.ts';
 
 export const STORE_DEFECTS = {
@@ -26,11 +26,12 @@ export function isStoreDefect(name: string): name is StoreDefect {
   return Object.hasOwn(STORE_DEFECTS, name);
 }
 
-/** Capacity, leak rate and requests admitted from empty of a new bucket. */
-export function bucketShape(defect: StoreDefect | undefined): { capacity: number; leakPerSecond: number; admits: number } {
-  const shape = { capacity: STORE_CONTRACT.bucketSize, leakPerSecond: STORE_CONTRACT.leakPerSecond, admits: STORE_CONTRACT.bucketSize };
-  if (defect === 'bucket-leaks-fast') return { ...shape, leakPerSecond: 3 };
-  if (defect === 'bucket-off-by-one') return { ...shape, admits: STORE_CONTRACT.bucketSize - 1 };
+/** Capacity, leak rate and requests admitted from empty of a new bucket on this plan. */
+export function bucketShape(defect: StoreDefect | undefined, plan: StorePlan = 'standard'): { capacity: number; leakPerSecond: number; admits: number } {
+  const { bucketSize, leakPerSecond } = bucketOfPlan(plan);
+  const shape = { capacity: bucketSize, leakPerSecond, admits: bucketSize };
+  if (defect === 'bucket-leaks-fast') return { ...shape, leakPerSecond: leakPerSecond * 1.5 };
+  if (defect === 'bucket-off-by-one') return { ...shape, admits: bucketSize - 1 };
   return shape;
 }
 

@@ -7,6 +7,7 @@ import { writeResponse } from './responses.ts';
 import { apiRoutes } from './routes/apiRoutes.ts';
 import { handleStorefrontRequest, isStorefrontTarget } from './storefront/storefrontRoute.ts';
 import type { StoreDefect } from './defects.ts';
+import type { StorePlan } from '../../rules/storeContract.ts';
 import type { ClockMode } from './storeState.ts';
 import { TwinState } from './twinState.ts';
 
@@ -21,6 +22,8 @@ export interface StoreTwinOptions {
   readonly onInternalError?: (error: unknown, request: string) => void;
   /** One deliberate defect (defects.ts), to prove the properties go red; never set outside tests. */
   readonly defect?: StoreDefect;
+  /** The seeded stores' plan; default standard (the contract's bucket). */
+  readonly plan?: StorePlan;
 }
 
 export interface RunningStoreTwin {
@@ -41,7 +44,7 @@ export async function startStoreTwin(options: StoreTwinOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const reportInternalError = options.onInternalError ?? logInternalError;
   const closing = new AbortController();
-  const twin = new TwinState({ clockMode: options.clock ?? 'virtual', deliverySignal: closing.signal, defect: options.defect });
+  const twin = new TwinState({ clockMode: options.clock ?? 'virtual', deliverySignal: closing.signal, defect: options.defect, seededPlan: options.plan });
   const running = await startHttpServer({
     port: options.port,
     host,

@@ -1,3 +1,4 @@
+import type { StorePlan } from '../../rules/storeContract.ts';
 import type { Clock } from '../../clock/Clock.ts';
 import { bucketShape, type StoreDefect } from './defects.ts';
 import { LeakyBucket } from './leakyBucket.ts';
@@ -39,6 +40,8 @@ export interface StoreProfile {
   readonly createdAt: number;
   /** False: requests never fill the bucket, so none is refused for the rate (a store for throughput benchmarks). */
   readonly metered: boolean;
+  /** The bucket's plan (field notes: higher plans multiply the limit by 10). */
+  readonly plan: StorePlan;
   /** A deliberate defect (defects.ts): only tests that prove the properties can fail set one. */
   readonly defect?: StoreDefect | undefined;
 }
@@ -64,6 +67,7 @@ export class StoreState {
   readonly seeded: boolean;
   readonly createdAt: number;
   readonly metered: boolean;
+  readonly plan: StorePlan;
   readonly defect: StoreDefect | undefined;
   /** Insertion order is id order: ids only grow, so lists need no sorting. */
   readonly products = new Map<number, Product>();
@@ -90,6 +94,7 @@ export class StoreState {
     this.seeded = profile.seeded;
     this.createdAt = profile.createdAt;
     this.metered = profile.metered;
+    this.plan = profile.plan;
     this.defect = profile.defect;
     this.#tokens = [profile.token];
     this.outbox = outbox;
@@ -126,7 +131,7 @@ export class StoreState {
   bucketFor(token: string): LeakyBucket {
     let bucket = this.#buckets.get(token);
     if (!bucket) {
-      const shape = bucketShape(this.defect);
+      const shape = bucketShape(this.defect, this.plan);
       bucket = new LeakyBucket(this.clock.now(), shape.capacity, shape.leakPerSecond, shape.admits);
       this.#buckets.set(token, bucket);
     }

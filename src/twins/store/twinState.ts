@@ -1,3 +1,4 @@
+import type { StorePlan } from '../../rules/storeContract.ts';
 import { VirtualClock, systemClock, type Clock } from '../../clock/Clock.ts';
 import {
   FIRST_CREATED_STORE_ID,
@@ -22,6 +23,8 @@ export interface TwinStateOptions {
   readonly deliverySignal: AbortSignal;
   /** A deliberate defect every store of this twin has (defects.ts); tests only. */
   readonly defect?: StoreDefect | undefined;
+  /** The seeded stores' plan: standard unless said (the gate's recording uses plus, so it does not wait on the bucket). */
+  readonly seededPlan?: StorePlan | undefined;
 }
 
 /** How a store created through the control API runs. */
@@ -29,6 +32,8 @@ export interface CreatedStoreOptions {
   readonly clockMode: ClockMode;
   /** False: the store's buckets stay empty (StoreProfile.metered). */
   readonly metered: boolean;
+  /** The bucket's plan (StoreProfile.plan); standard when omitted. */
+  readonly plan?: StorePlan | undefined;
 }
 
 /** Every store of one running twin: the seeded ones and those created through the control API. */
@@ -36,6 +41,7 @@ export class TwinState {
   readonly clockMode: ClockMode;
   readonly #deliverySignal: AbortSignal;
   readonly #defect: StoreDefect | undefined;
+  readonly #seededPlan: StorePlan;
   readonly #stores = new Map<number, StoreState>();
   // Not reset: a store id (and so its token) is never reused within one run.
   #nextCreatedId = FIRST_CREATED_STORE_ID;
@@ -44,6 +50,7 @@ export class TwinState {
     this.clockMode = options.clockMode;
     this.#deliverySignal = options.deliverySignal;
     this.#defect = options.defect;
+    this.#seededPlan = options.seededPlan ?? 'standard';
     this.reset();
   }
 
@@ -51,7 +58,7 @@ export class TwinState {
   reset(): void {
     this.#stores.clear();
     for (const seeded of SEEDED_STORES) {
-      this.#stores.set(seeded.id, this.#build(seeded.id, seeded, { clockMode: this.clockMode, metered: true }, true));
+      this.#stores.set(seeded.id, this.#build(seeded.id, seeded, { clockMode: this.clockMode, metered: true, plan: this.#seededPlan }, true));
     }
   }
 
@@ -77,7 +84,7 @@ export class TwinState {
     return this.#stores.delete(id);
   }
 
-  #build(id: number, blueprint: StoreBlueprint, { clockMode, metered }: CreatedStoreOptions, seeded: boolean): StoreState {
+  #build(id: number, blueprint: StoreBlueprint, { clockMode, metered, plan = 'standard' }: CreatedStoreOptions, seeded: boolean): StoreState {
     const clock: Clock = clockMode === 'virtual' ? new VirtualClock(VIRTUAL_CLOCK_START_MS) : systemClock;
     const store = new StoreState(
       {
@@ -92,6 +99,7 @@ export class TwinState {
         seeded,
         createdAt: SEED_STORE_CREATED_MS,
         metered,
+        plan,
         defect: this.#defect,
       },
       new WebhookOutbox({ signal: this.#deliverySignal }),

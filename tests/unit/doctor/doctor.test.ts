@@ -1,8 +1,9 @@
 /**
  * `npm run doctor` against twins-as-live: one twin process for the file (store
- * on 4700, media on 4701), reached as live targets are, and the doctor run as
- * the command it is (scripts/doctor.ts in a child process with only the
- * variables each test gives it). A good setup passes; each broken one is named
+ * on 4700, media on 4701), reached as live targets are. The good setup runs the
+ * command itself (scripts/doctor.ts in a child process with only the variables
+ * it is given); the other cases run the same checks and checklist in this
+ * process, with only their own variables too. A good setup passes; each broken one is named
  * with its fix, with the exit code the nightly acts on, and no token is printed.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -11,7 +12,7 @@ import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../../src/twins/media/seedFacts.ts';
 import { SEEDED_STORE, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from '../../../scripts/lib/twinProcess.ts';
 import { refusedOrigin, startScriptedServer } from '../support/scriptedServer.ts';
-import { runDoctorCommand, type DoctorRun } from './runDoctorCommand.ts';
+import { runDoctorCommand, runDoctorInProcess, type DoctorRun } from './runDoctorCommand.ts';
 
 const STORE_PORT = 4700;
 const MEDIA_PORT = 4701;
@@ -79,7 +80,7 @@ test('a good setup passes every check in three requests and exits 0', async () =
 
 test('a wrong store token: the token check names STORE_ACCESS_TOKEN as the fix, exit 1', async () => {
   const wrong = 'doctor-test-wrong-token-5f1c';
-  const run = await runDoctorCommand({ ...goodEnv, STORE_ACCESS_TOKEN: wrong });
+  const run = await runDoctorInProcess({ ...goodEnv, STORE_ACCESS_TOKEN: wrong });
   expect(run.status, run.output).toBe(1);
   expect(line(run, 'store', 'host')).toMatch(/^ok /);
   expect(line(run, 'store', 'token')).toMatch(
@@ -93,7 +94,7 @@ test('a wrong store token: the token check names STORE_ACCESS_TOKEN as the fix, 
 });
 
 test('a store id that is not allow-listed: refused before any request, naming LIVE_STORE_ALLOWLIST, exit 2', async () => {
-  const run = await runDoctorCommand({ ...goodEnv, LIVE_STORE_ALLOWLIST: '100002' });
+  const run = await runDoctorInProcess({ ...goodEnv, LIVE_STORE_ALLOWLIST: '100002' });
   expect(run.status, run.output).toBe(2);
   expect(line(run, 'store', 'allow-list')).toMatch(
     /^PROBLEM allow-list: STORE_ID 100001 is not in LIVE_STORE_ALLOWLIST \(100002\): the live run is refused\. If store 100001 is a sandbox you may test against, add it to LIVE_STORE_ALLOWLIST; otherwise fix STORE_ID\.$/,
@@ -105,7 +106,7 @@ test('a store id that is not allow-listed: refused before any request, naming LI
 
 test('a missing User-Agent: refused before any request, naming STORE_USER_AGENT and an example, exit 2', async () => {
   const { STORE_USER_AGENT: _unset, ...env } = goodEnv;
-  const run = await runDoctorCommand(env);
+  const run = await runDoctorInProcess(env);
   expect(run.status, run.output).toBe(2);
   expect(line(run, 'store', 'variables')).toMatch(
     /^PROBLEM variables: STORE_USER_AGENT is not set\. .*export STORE_USER_AGENT="My app \(https:\/\/example\.com\/contact\)"/,
@@ -124,7 +125,7 @@ test('a User-Agent the Store API refuses (400): the user-agent check names STORE
     { contentType: 'application/json', headersOf: (req) => ({ 'user-agent': req.headers['user-agent'] ?? '' }) },
   );
   try {
-    const run = await runDoctorCommand({ ...goodEnv, STORE_API_URL: refusing.origin, STORE_USER_AGENT: 'curl/8.5' });
+    const run = await runDoctorInProcess({ ...goodEnv, STORE_API_URL: refusing.origin, STORE_USER_AGENT: 'curl/8.5' });
     expect(run.status, run.output).toBe(1);
     expect(refusing.requests.map((r) => `${r.method} ${r.url} ${r.headers['user-agent']}`)).toEqual(['GET /v1/100001/store curl/8.5']);
     expect(line(run, 'store', 'user agent')).toMatch(
@@ -139,7 +140,7 @@ test('a User-Agent the Store API refuses (400): the user-agent check names STORE
 
 test('an unreachable store host (a closed port): named as such, with STORE_API_URL as the fix, exit 1', async () => {
   const closed = await refusedOrigin();
-  const run = await runDoctorCommand({ ...goodEnv, STORE_API_URL: closed });
+  const run = await runDoctorInProcess({ ...goodEnv, STORE_API_URL: closed });
   expect(run.status, run.output).toBe(1);
   expect(line(run, 'store', 'host')).toBe(
     `PROBLEM host: unreachable host ${closed}: the connection was refused (nothing listens on that port) (ECONNREFUSED). Fix: check STORE_API_URL (the host, port and scheme) and that this machine can reach it.`,
@@ -153,7 +154,7 @@ test('an unreachable store host (a closed port): named as such, with STORE_API_U
 
 test('an unreachable media host: named as such, with KITSU_API_URL as the fix, exit 1', async () => {
   const closed = await refusedOrigin();
-  const run = await runDoctorCommand({ ...goodEnv, KITSU_API_URL: `${closed}/api/edge` });
+  const run = await runDoctorInProcess({ ...goodEnv, KITSU_API_URL: `${closed}/api/edge` });
   expect(run.status, run.output).toBe(1);
   expect(line(run, 'media', 'host')).toMatch(new RegExp(`^PROBLEM host: unreachable host ${closed}: .*\\(ECONNREFUSED\\)\\. Fix: check KITSU_API_URL `));
   expect(line(run, 'store', 'host')).toMatch(/^ok /);
@@ -169,7 +170,7 @@ test('a revoked media token answers 401: expired or revoked, sign in again, exit
     body: new URLSearchParams({ token: revoked }).toString(),
   });
   expect(revoke.status).toBe(200);
-  const run = await runDoctorCommand({ ...goodEnv, KITSU_ACCESS_TOKEN: revoked });
+  const run = await runDoctorInProcess({ ...goodEnv, KITSU_ACCESS_TOKEN: revoked });
   expect(run.status, run.output).toBe(1);
   expect(line(run, 'media', 'token')).toMatch(
     /^PROBLEM token: expired or revoked: GET \/users\?filter\[self\]=true answered 401 Unauthorized \("Invalid token"\)\. Fix: sign in again/,
@@ -180,7 +181,7 @@ test('a revoked media token answers 401: expired or revoked, sign in again, exit
 
 test('a media token the service never issued reads as anonymous: not recognised, exit 1', async () => {
   const unknown = 'doctor-test-unknown-media-token-93ab';
-  const run = await runDoctorCommand({ ...goodEnv, KITSU_ACCESS_TOKEN: unknown });
+  const run = await runDoctorInProcess({ ...goodEnv, KITSU_ACCESS_TOKEN: unknown });
   expect(run.status, run.output).toBe(1);
   expect(line(run, 'media', 'token')).toMatch(
     /^PROBLEM token: not recognised: .* with no user, as to an anonymous visitor .*Fix: KITSU_ACCESS_TOKEN is not a token of this service/,
@@ -191,7 +192,7 @@ test('a media token the service never issued reads as anonymous: not recognised,
 test('an account that filters adult content is a note, not a failure: exit 0', async () => {
   const { email, password } = MEDIA_SEED.users.adultFiltered;
   const token = await signIn(email, password);
-  const run = await runDoctorCommand({ ...goodEnv, KITSU_ACCESS_TOKEN: token });
+  const run = await runDoctorInProcess({ ...goodEnv, KITSU_ACCESS_TOKEN: token });
   expect(run.status, run.output).toBe(0);
   expect(line(run, 'media', 'token')).toMatch(new RegExp(`^ok +token: valid: signed in as ${MEDIA_SEED.users.adultFiltered.name} `));
   expect(line(run, 'media', 'adult content')).toMatch(
@@ -202,7 +203,7 @@ test('an account that filters adult content is a note, not a failure: exit 0', a
 
 test('a media-only setup: the store is off (not a problem), media is checked, exit 0', async () => {
   const { KITSU_API_URL, KITSU_ACCESS_TOKEN, HARNESS_TARGET } = goodEnv;
-  const run = await runDoctorCommand({ HARNESS_TARGET: HARNESS_TARGET!, KITSU_API_URL: KITSU_API_URL!, KITSU_ACCESS_TOKEN: KITSU_ACCESS_TOKEN! });
+  const run = await runDoctorInProcess({ HARNESS_TARGET: HARNESS_TARGET!, KITSU_API_URL: KITSU_API_URL!, KITSU_ACCESS_TOKEN: KITSU_ACCESS_TOKEN! });
   expect(run.status, run.output).toBe(0);
   expect(line(run, 'store', 'variables')).toMatch(
     /^note +variables: off: the store API is not configured for this run: set STORE_ID, STORE_ACCESS_TOKEN, STORE_USER_AGENT/,
@@ -213,7 +214,7 @@ test('a media-only setup: the store is off (not a problem), media is checked, ex
 });
 
 test('on the twins there is nothing live to check: exit 0 without a request', async () => {
-  const run = await runDoctorCommand({});
+  const run = await runDoctorInProcess({});
   expect(run.status, run.output).toBe(0);
   expect(run.output).toMatch(/the in-repo twins \(HARNESS_TARGET unset or mock\): there is nothing live to check/);
   expect(run.output).not.toContain('requests sent');

@@ -5,6 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { loadConfig } from '../../../src/config/harnessConfig.ts';
+import { formatChecklist } from '../../../src/doctor/formatChecklist.ts';
+import { runDoctor } from '../../../src/doctor/runDoctor.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -32,4 +35,13 @@ export function runDoctorCommand(env: Record<string, string>, timeoutMs = 20_000
       done({ status, output });
     });
   });
+}
+
+/**
+ * What scripts/doctor.ts does, in this process, with exactly the variables given: the checks and
+ * the checklist without a Node start per case (a second of CPU each). One test runs the command.
+ */
+export async function runDoctorInProcess(env: Record<string, string>): Promise<DoctorRun> {
+  const report = await runDoctor(() => loadConfig(env));
+  return { status: report.exitCode, output: formatChecklist(report) };
 }

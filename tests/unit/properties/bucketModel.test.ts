@@ -19,7 +19,7 @@ function world(exact: boolean): BucketWorld {
 }
 
 function state(): BucketModelState {
-  return { buckets: new Map(), stores: 1, tokensPerStore: 1, store: 0, token: 0 };
+  return { plan: undefined, buckets: new Map(), stores: 1, tokensPerStore: 1, store: 0, token: 0 };
 }
 
 const answer = (o: Partial<BucketObservation>): BucketObservation => ({ status: 200, limit: 40, remaining: 39, resetMs: 500, sentAt: 0, receivedAt: 0, ...o });
@@ -44,4 +44,16 @@ test('on live the first answer sets the level and later ones may land anywhere i
   expect(() => checkAnswer(model, live, 100, answer({ remaining: 38, resetMs: 1_000, sentAt: 1_200, receivedAt: 1_260 }))).toThrow(
     /^\[store\.ratelimit\.reset-ms\]/,
   );
+});
+
+test('a live plus-plan bucket (Limit 400, field notes) is held to that plan from its first answer; a Limit no plan has names the rule', () => {
+  const live = world(false);
+  const model = state();
+  checkAnswer(model, live, 0, answer({ limit: 400, remaining: 399, resetMs: 50 }));
+  expect(model.plan?.plan).toBe('plus');
+  checkAnswer(model, live, 0, answer({ limit: 400, remaining: 398, resetMs: 100 }));
+  expect(() => checkAnswer(model, live, 0, answer({ limit: 40, remaining: 38, resetMs: 1000 }))).toThrow(
+    /store\.ratelimit\.headers.*X-Rate-Limit-Limit is 40.*expected 400/s,
+  );
+  expect(() => checkAnswer(state(), live, 0, answer({ limit: 41 }))).toThrow(/X-Rate-Limit-Limit is 41.*expected 40/s);
 });

@@ -63,6 +63,34 @@ test('what changes on every run is a placeholder after normalisation; what the p
   expect(deleted!.path).toBe('/v1/<store>/products/<id:1>');
 });
 
+test('a burst of the same exchange is one interaction marked repeated, however long: its length is timing, not the provider', () => {
+  const answer = (status: number, remaining: string) => ({
+    scope: 'https://api.example.test',
+    method: 'GET',
+    path: '/v1/4242/products?per_page=1',
+    reqheaders: {},
+    status,
+    rawHeaders: { 'x-rate-limit-remaining': remaining },
+  });
+  const burst = (served: number): Cassette => ({
+    format: 'harness-cassette/1',
+    api: 'store',
+    suite: 'rate-limit',
+    test: 't',
+    source: 'remote',
+    uniqueSeed: 'abc',
+    interactions: [...Array.from({ length: served }, (_, n) => answer(200, String(served - n))), answer(429, '0'), answer(200, '1')],
+  });
+  const short = normaliseCassette(burst(3), loadRules('store')).interactions;
+  expect(short.map((i) => [i.status, i.repeated])).toEqual([
+    [200, true],
+    [429, undefined],
+    [200, undefined],
+  ]);
+  expect(normaliseCassette(burst(7), loadRules('store')).interactions, 'a longer burst normalises alike').toEqual(short);
+  expect(normaliseCassette(burst(1), loadRules('store')).interactions[0]!.repeated, 'a single exchange is not marked').toBeUndefined();
+});
+
 test('a rules file with a wrong member is refused, naming the file and the member', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rules-'));
   const path = join(dir, 'normalisation.json');

@@ -4,7 +4,7 @@ import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
 import { schemaRegistry } from '../../../src/schemas/schemaRegistry.ts';
 import { formatIssues, validate } from '../../../src/schemas/validate.ts';
 
-const FIXTURES = new URL('../../../../shared/fixtures/media/', import.meta.url);
+const FIXTURES = new URL('../../captured/media/', import.meta.url);
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { formatIssues, validate } from '../../../src/schemas/validate.ts';
 
-const FIXTURES = new URL('../../../../shared/fixtures/store/', import.meta.url);
+const FIXTURES = new URL('../../captured/store/', import.meta.url);
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));

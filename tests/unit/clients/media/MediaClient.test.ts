@@ -12,7 +12,7 @@ import {
 } from '../../../../src/clients/media/errors.ts';
 import { errorDocument, resource, startFakeMedia, TOKEN, type FakeMedia, type RecordedRequest, type Reply } from './fakeMedia.ts';
 
-const FIXTURES = new URL('../../../../../shared/fixtures/media/', import.meta.url);
+const FIXTURES = new URL('../../../captured/media/', import.meta.url);
 const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
 const ERRORS = fixture('errors.json') as Record<string, unknown>;
 

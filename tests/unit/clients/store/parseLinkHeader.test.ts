@@ -2,7 +2,7 @@ import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { parseLinkHeader } from '../../../../src/clients/store/parseLinkHeader.ts';
 
 // store.pagination.link-full-urls: the Link forms published in the docs and an SDK fixture
-// (../shared/fixtures/store/headers.txt), and the looser forms a client should still read.
+// (tests/captured/store/headers.txt), and the looser forms a client should still read.
 
 test('the two published examples', () => {
   expect(

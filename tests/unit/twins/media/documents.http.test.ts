@@ -14,7 +14,7 @@ test.afterAll(async () => {
   expect(twin.internalErrors, 'no request reached the 500 fallback').toEqual([]);
 });
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../../../shared/fixtures/media/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../../captured/media/${name}`, import.meta.url), 'utf8'));
 const visibleAnime = MEDIA_SEED.animeCount - MEDIA_SEED.adultAnimeIds.length;
 
 test('a collection has the fixture shape: key order, string ids, resource links, meta.count and encoded page links', async () => {

@@ -23,7 +23,7 @@ test.afterAll(async () => {
   expect(twin.internalErrors, 'no request reached the 500 fallback').toEqual([]);
 });
 
-const errors = JSON.parse(readFileSync(new URL('../../../../../shared/fixtures/media/errors.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const errors = JSON.parse(readFileSync(new URL('../../../captured/media/errors.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const newEntry = (animeId: string, status = 'planned') => ({
   data: {
     type: 'libraryEntries',
