@@ -5,8 +5,10 @@
  * `send` is the low-level door the suites use to observe the provider: it
  * never throws for an HTTP status. The resource methods on top of it throw
  * typed errors (errors.ts) and follow links.next for whole collections. Every
- * attempt is retried by the RetryPolicy and reported to `onExchange` with its
- * secrets (tokens, passwords, the Authorization header) redacted.
+ * attempt goes through the core's AttemptLoop (src/http/): retried by the
+ * RetryPolicy, sent on the client's interceptor stack and reported to
+ * `onExchange` with its secrets (tokens, passwords, the Authorization header)
+ * redacted. This file holds only the media API's vocabulary.
  */
 import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';

@@ -4,8 +4,10 @@
  * `send` is the low-level door the suites use to observe the provider: it
  * never throws for an HTTP status. The resource methods on top of it throw
  * typed errors (errors.ts) and follow Link headers for whole collections.
- * Every attempt is paced to the documented bucket (Pacer), retried by the
- * RetryPolicy, and reported to `onExchange` with its secrets redacted.
+ * Every attempt goes through the core's AttemptLoop (src/http/): paced to the
+ * documented bucket (Pacer, the loop's gate), retried by the RetryPolicy, sent
+ * on the client's interceptor stack and reported to `onExchange` with its
+ * secrets redacted. This file holds only the store's vocabulary.
  */
 import type { Clock } from '../../clock/Clock.ts';
 import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
