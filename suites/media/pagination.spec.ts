@@ -32,10 +32,18 @@ test(
     expect(typeof a.meta.count, says(rule, 'meta.count is a number')).toBe('number');
     // Whether there is a second page is read from the pages, not from meta.count, the value under test.
     const b = await media.anonymous.list('anime', { page: { limit: 5, offset: 5 } });
-    precondition(rule, media.target, a.data.length === 5 && b.data.length > 0, `more than 5 anime, for a second page (the pages hold ${a.data.length} and ${b.data.length})`);
+    precondition(
+      rule,
+      media.target,
+      a.data.length === 5 && b.data.length > 0,
+      `more than 5 anime, for a second page (the pages hold ${a.data.length} and ${b.data.length})`,
+    );
     expect(b.meta.count, says(rule, 'meta.count does not depend on the page')).toBe(a.meta.count);
     const seen = a.data.length + b.data.length;
-    expect(a.meta.count! >= seen, says(rule, `meta.count ${a.meta.count} counts the whole collection, so at least the ${seen} anime of its first two pages`)).toBe(true);
+    expect(
+      a.meta.count! >= seen,
+      says(rule, `meta.count ${a.meta.count} counts the whole collection, so at least the ${seen} anime of its first two pages`),
+    ).toBe(true);
   }),
 );
 
