@@ -12,19 +12,8 @@ import { DEPRECATED_RELATIONSHIPS, KNOWN_DRIFT_ROUTES, MEDIA_RELATIONSHIPS, medi
 import { mediaResponseSchema } from '../schemas/mediaResponseSchema.ts';
 import { definitionForCollection } from '../twins/media/registry.ts';
 import { JSON_SCHEMA_DIALECT, componentSchemas, schemaRef } from './componentSchemas.ts';
-import {
-  OPENAPI_VERSION,
-  addOperation,
-  operationId,
-  placeholders,
-  samplePath,
-  sentence,
-  statusText,
-  type JsonObject,
-  type OpenApiDocument,
-  type Operation,
-  type Paths,
-} from './document.ts';
+import { OPENAPI_VERSION, addOperation, operationId, placeholders, samplePath, sentence, statusText } from './document.ts';
+import type { JsonObject, OpenApiDocument, Operation, Paths } from './document.ts';
 import { mediaExamples, type MediaExamples } from './mediaExamples.ts';
 
 const MEDIA_TYPE = MEDIA_CONTRACT.mediaType;

@@ -11,19 +11,8 @@ import { DEFAULT_STORE_API_URL, DEFAULT_STORE_MOCK_PORT, HARNESS_USER_AGENT, TWI
 import { STORE_CONTRACT } from '../rules/storeContract.ts';
 import { STORE_RESPONSE_ROUTES, storeResponseSchema, type StoreResponseRoute } from '../schemas/storeResponseSchema.ts';
 import { JSON_SCHEMA_DIALECT, componentSchemas, schemaRef } from './componentSchemas.ts';
-import {
-  OPENAPI_VERSION,
-  addOperation,
-  operationId,
-  placeholders,
-  samplePath,
-  singular,
-  statusText,
-  type JsonObject,
-  type OpenApiDocument,
-  type Operation,
-  type Paths,
-} from './document.ts';
+import { OPENAPI_VERSION, addOperation, operationId, placeholders, samplePath, singular, statusText } from './document.ts';
+import type { JsonObject, OpenApiDocument, Operation, Paths } from './document.ts';
 import { storeExamples, type StoreExample, type StoreExamples } from './storeExamples.ts';
 
 const JSON_TYPE = STORE_CONTRACT.jsonContentType.split(';')[0]!;
