@@ -23,7 +23,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
-import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
+import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { startBreakingProxy, type BreakKind, type ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
 import { APIS, PROJECT_SET, loadHeldOut, problemsOf, type Api, type BreakSet } from '../src/testing/providerBreaks/breakSet.ts';
 import { runResult } from '../src/testing/providerBreaks/runReport.ts';
@@ -151,7 +151,7 @@ async function runOne(job: Job, slot: number): Promise<Outcome> {
         proxy.server.close();
       }
     } finally {
-      twin.kill();
+      await stopTwinProcess(twin);
     }
   } catch (error) {
     const failed = { ok: false as const, error: `the job could not run: ${error instanceof Error ? error.message : String(error)}` };

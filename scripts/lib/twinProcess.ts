@@ -44,6 +44,17 @@ export async function startTwinProcess(
   throw new Error(`the twins did not answer on ports ${storePort}/${mediaPort} within 10 s; is a port taken?`);
 }
 
+/**
+ * Stops a twin process and resolves once it has exited: the next twin on the same ports must not
+ * find this one still answering its health check while it shuts down (and then lose it).
+ */
+export async function stopTwinProcess(twin: ChildProcess): Promise<void> {
+  if (twin.exitCode !== null || twin.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => twin.once('exit', () => resolve()));
+  twin.kill();
+  await exited;
+}
+
 /** The adult-allowing seeded user signs in with the password grant; resolves to the access token. */
 export async function signInOnMediaTwin(mediaPort: number): Promise<string> {
   const { email, password } = MEDIA_SEED.users.adultAllowed;
