@@ -3,6 +3,7 @@ import { harnessConfig } from './src/config/harnessConfig.ts';
 import { liveRateBudget, liveRateToleranceMs, readPropertyEnv } from './src/config/propertyEnv.ts';
 import { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } from './src/reporting/environmentInfo.ts';
 import { useCompileCache } from './src/config/compileCache.ts';
+import { silenceDependencyDeprecations } from './src/config/quietDependencies.ts';
 import {
   blobReport,
   inPlaywrightWorker,
@@ -17,6 +18,7 @@ import {
 setProcessVariable('PACT_DO_NOT_TRACK', 'true');
 // Workers and the twins start faster from V8's compile cache.
 useCompileCache();
+silenceDependencyDeprecations();
 
 // Validated once, here: a bad variable stops the run before any test, naming the fix.
 const config = harnessConfig();
