@@ -1,0 +1,37 @@
+/**
+ * Verifies pacts from outside the harness, a team's own consumer's, against
+ * the target (twins, live, or live recorded or replayed) with the same guards
+ * as the harness's own pacts: one test per interaction, Pact's mismatch report
+ * attached. What to verify is this run's plan (outsidePacts.ts): the files
+ * `npm run pact:verify -- --pact` or `--broker` named, or in npm test the
+ * examples' pacts and the held-out ones. A team's states file adds to the
+ * vocabulary (teamStates.ts).
+ */
+import { dirname } from 'node:path';
+import { slug } from '../../src/recording/cassette.ts';
+import { apiTarget } from './apiTargets.ts';
+import { declarePactVerification } from './declarePactVerification.ts';
+import { readPlan } from './outsidePacts.ts';
+import { loadTeamStates, withTeamStates, type TeamStates } from './teamStates.ts';
+
+const plan = readPlan();
+let team: Promise<TeamStates> | undefined;
+const teamStates = () => (team ??= plan.statesFile ? loadTeamStates(plan.statesFile) : Promise.resolve({}));
+
+for (const pact of plan.pacts) {
+  declarePactVerification(
+    { consumer: pact.consumer, provider: pact.provider, dir: dirname(pact.path), path: pact.path },
+    pact.api,
+    async () => {
+      const target = apiTarget(pact.api);
+      return 'skip' in target ? target : withTeamStates(target, pact.api, await teamStates());
+    },
+    {
+      title: pact.title,
+      // An outside consumer's recordings are its own: recordings/<api>/outside/<consumer>/<interaction>.
+      suite: `outside/${slug(pact.consumer)}`,
+      recordWith: `HARNESS_TARGET=record npm run pact:verify -- --pact ${pact.path}`,
+      wholeFile: false,
+    },
+  );
+}
