@@ -30,10 +30,12 @@ export interface StateMatch {
 const PLACEHOLDER = /\{(\w+)\}/g;
 const squash = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
 
-/** A regular expression of the template: each `{param}` a captured value. */
+/** A regular expression of the template: each `{param}` a captured value; spaces and case do not matter. */
 function templatePattern(template: string): { pattern: RegExp; names: string[] } {
   const names: string[] = [];
-  const source = squash(template)
+  const source = template
+    .trim()
+    .replace(/\s+/g, ' ')
     .split(PLACEHOLDER)
     .map((part, i) => {
       if (i % 2 === 1) {
@@ -43,14 +45,14 @@ function templatePattern(template: string): { pattern: RegExp; names: string[] }
       return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('');
-  return { pattern: new RegExp(`^${source}$`), names };
+  return { pattern: new RegExp(`^${source}$`, 'i'), names };
 }
 
 /** The entry a pact's state names, with its parameters; undefined when none matches. */
 export function matchState(vocabulary: readonly StateEntry[], name: string, params: Record<string, unknown> = {}): StateMatch | undefined {
   const exact = vocabulary.find((entry) => entry.name === name);
   if (exact) return { entry: exact, params: { ...params } };
-  const wanted = squash(name);
+  const wanted = name.trim().replace(/\s+/g, ' ');
   for (const entry of vocabulary) {
     const { pattern, names } = templatePattern(entry.name);
     const found = pattern.exec(wanted);

@@ -47,7 +47,9 @@ export async function loadTeamStates(file: string): Promise<TeamStates> {
       },
     );
   }
-  const states = module.default as Record<string, unknown> | undefined;
+  let states = module.default as Record<string, unknown> | undefined;
+  // Loaded inside a Playwright worker, a TypeScript module's default export can arrive wrapped once more (CommonJS interop).
+  if (states && 'default' in states && !('store' in states) && !('media' in states)) states = states['default'] as Record<string, unknown> | undefined;
   const problem =
     typeof states !== 'object' || states === null
       ? 'has no default export'
