@@ -105,7 +105,8 @@ export default defineConfig({
     },
     // Outside consumers (examples/): their own consumer tests write their pacts, which then replace the committed ones
     // in examples/pacts, one rename each, as the harness's own do.
-    { name: 'examples', testDir: 'examples', testMatch: '**/*.pact.spec.ts', workers: 1 },
+    // After contracts-setup, which empties this run's pact folder (the examples' too), so a dropped interaction leaves the pact.
+    { name: 'examples', testDir: 'examples', testMatch: '**/*.pact.spec.ts', dependencies: ['contracts-setup'], workers: 1 },
     { name: 'examples-publish', testDir: 'examples', testMatch: 'pacts.publish.ts', dependencies: ['examples'] },
     // Pacts from outside the harness (npm run pact:verify -- --pact/--broker; in npm test the examples' and the held-out
     // ones) against the target. Its media states reset the one shared media twin too: after the harness's own verification.

@@ -27,3 +27,6 @@ export const CONSUMERS = [STORE_PACT.consumer, MEDIA_PACT.consumer] as const;
  * the examples' (examples/, written by their own consumer tests) and held-out ones written by hand.
  */
 export const OUTSIDE_PACT_SOURCES = ['examples/pacts', 'tests/fixtures/pacts'] as const;
+
+/** The states file of the examples' team (a team's own provider states), loaded with OUTSIDE_PACT_SOURCES. */
+export const OUTSIDE_STATES_FILE = 'examples/pact-states.ts';

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { runName } from '../../src/config/env.ts';
-import { OUTSIDE_PACT_SOURCES } from '../pactNames.ts';
+import { OUTSIDE_PACT_SOURCES, OUTSIDE_STATES_FILE } from '../pactNames.ts';
 import type { PactApi } from './apiTargets.ts';
 import { parsePact } from './pactFile.ts';
 
@@ -88,10 +88,13 @@ export function writePlan(plan: VerificationPlan, run?: string): string {
 
 /**
  * This run's plan: the one pact:verify wrote, else what npm test verifies through the same entry point (the
- * examples' pacts and the held-out pacts of other consumers, OUTSIDE_PACT_SOURCES).
+ * examples' pacts and the held-out pacts of other consumers, OUTSIDE_PACT_SOURCES, with the examples' team states).
  */
 export function readPlan(): VerificationPlan {
   const path = planPath();
   if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as VerificationPlan;
-  return { pacts: OUTSIDE_PACT_SOURCES.filter((dir) => existsSync(dir)).flatMap((dir) => pactFilesIn(dir).map((file) => outsidePact(file))) };
+  return {
+    pacts: OUTSIDE_PACT_SOURCES.filter((dir) => existsSync(dir)).flatMap((dir) => pactFilesIn(dir).map((file) => outsidePact(file))),
+    statesFile: OUTSIDE_STATES_FILE,
+  };
 }
