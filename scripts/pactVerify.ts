@@ -21,7 +21,7 @@ import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
 import { interactionOutcomes, verificationResult, type JsonReport } from '../contracts/broker/verificationResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
-import { processEnv } from '../src/config/env.ts';
+import { processEnv, runName } from '../src/config/env.ts';
 import type { HarnessConfig } from '../src/config/harnessConfig.ts';
 
 const SPECS = { store: 'contracts/store/verify.pact.spec.ts', media: 'contracts/media/verify.pact.spec.ts' } as const;
@@ -41,6 +41,7 @@ export const USAGE = `Usage:
   --provider-name <n>   the provider whose pacts the broker is asked for (default: store-commerce-api
                         and media-tracking-api)
   --no-publish          verify the broker's pacts without publishing results
+  -- <playwright args>  after a lone --, passed to Playwright (e.g. --grep "first page")
   --provider-branch <b> the branch of the provider version published (default: PACT_BRANCH, else git's)
   --provider-environment <env>  record the provider version as deployed there (default: production for
                         HARNESS_TARGET=live, none for the twins and replay); the broker must know <env>
@@ -50,6 +51,8 @@ Exit: 0 verified; 1 an interaction failed; 2 usage or configuration error.`;
 
 export interface VerifyArgs {
   readonly mode: 'own' | 'pact' | 'broker';
+  /** After a lone `--`: passed to Playwright as they are (e.g. --grep, --reporter). */
+  readonly playwright: readonly string[];
   readonly apis: readonly PactApi[];
   readonly pacts: readonly string[];
   readonly provider?: PactApi;
@@ -62,7 +65,10 @@ export interface VerifyArgs {
 }
 
 /** Reads the command line; throws PactSourceError naming the fix (exit 2). */
-export function parseVerifyArgs(args: readonly string[]): VerifyArgs {
+export function parseVerifyArgs(all: readonly string[]): VerifyArgs {
+  const split = all.indexOf('--');
+  const args = split === -1 ? all : all.slice(0, split);
+  const playwright = split === -1 ? [] : all.slice(split + 1);
   const apis: PactApi[] = [];
   const pacts: string[] = [];
   const providerNames: string[] = [];
@@ -118,6 +124,7 @@ export function parseVerifyArgs(args: readonly string[]): VerifyArgs {
     throw new PactSourceError(`--provider-name, --provider-branch, --provider-environment and --no-publish go with --broker.\n\n${USAGE}`);
   return {
     mode,
+    playwright,
     apis,
     pacts,
     selectors: broker && selectors.selectors.length === 0 ? [...DEFAULT_SELECTORS] : selectors.selectors,
@@ -130,19 +137,19 @@ export function parseVerifyArgs(args: readonly string[]): VerifyArgs {
   };
 }
 
-async function verifyOwn(apis: readonly PactApi[]): Promise<number> {
+async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]): Promise<number> {
   const chosen = apis.length > 0 ? apis : (Object.keys(SPECS) as PactApi[]);
   const config = announceTarget(`pact:verify: the ${chosen.join(' and ')} pacts in contracts/pacts/, with Pact's Verifier,`);
   if (!config) return USAGE_EXIT_CODE;
-  return runTool('playwright', ['test', '--project=contracts-verify', '--no-deps', ...chosen.map((api) => SPECS[api])], {
-    HARNESS_RUN_NAME: `pact-verify-${config.target}`,
+  return runTool('playwright', ['test', '--project=contracts-verify', '--no-deps', ...chosen.map((api) => SPECS[api]), ...playwright], {
+    HARNESS_RUN_NAME: runName() ?? `pact-verify-${config.target}`,
   });
 }
 
 /** Runs the outside verification of `pacts` in Playwright: the plan goes in a file of this run's name. */
-export async function verifyOutside(pacts: readonly OutsidePact[], statesFile: string | undefined, run: string): Promise<number> {
-  writePlan({ pacts, ...(statesFile ? { statesFile } : {}) }, run);
-  return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC], { HARNESS_RUN_NAME: run });
+export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
+  writePlan({ pacts, ...(args.statesFile ? { statesFile: args.statesFile } : {}) }, run);
+  return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
 }
 
 /** How the results name the target: the twins, their replay, or live (recorded or not). */
@@ -210,7 +217,7 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     console.error(error.message);
     return USAGE_EXIT_CODE;
   }
-  const run = `pact-verify-broker-${config.target}`;
+  const run = runName() ?? `pact-verify-broker-${config.target}`;
   const dir = join(resolve(planPath(run), '..'), 'broker');
   mkdirSync(dir, { recursive: true });
   const fetched: { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> }[] = [];
@@ -241,7 +248,7 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
   }
   const code = await verifyOutside(
     fetched.map((f) => f.pact),
-    args.statesFile,
+    args,
     run,
   );
   if (!args.publish) {
@@ -308,7 +315,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`pact:verify: ${error.message}`);
     return USAGE_EXIT_CODE;
   }
-  if (args.mode === 'own') return verifyOwn(args.apis);
+  if (args.mode === 'own') return verifyOwn(args.apis, args.playwright);
 
   if (args.mode === 'broker') return verifyFromBroker(args, processEnv());
 
@@ -324,7 +331,7 @@ async function main(argv: string[]): Promise<number> {
     `pact:verify: ${pacts.map((p) => `${relative('.', p.path)} (${p.consumer} → ${p.provider}, the ${p.api} API)`).join(', ')}, with Pact's Verifier,`,
   );
   if (!config) return USAGE_EXIT_CODE;
-  return verifyOutside(pacts, args.statesFile, `pact-verify-outside-${config.target}`);
+  return verifyOutside(pacts, args, runName() ?? `pact-verify-outside-${config.target}`);
 }
 
 if (import.meta.main) process.exit(await main(process.argv.slice(2)));
