@@ -10,7 +10,7 @@
  *
  * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runTool } from './lib/runTool.ts';
 import { announceTarget } from './lib/announceTarget.ts';
@@ -18,7 +18,7 @@ import { apiOfProvider, outsidePact, pactFilesIn, PactSourceError, planPath, wri
 import type { PactApi } from '../contracts/verification/apiTargets.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
-import { interactionOutcomes, verificationResult, type JsonReport } from '../contracts/broker/verificationResults.ts';
+import { interactionOutcomes, outcomesDir, verificationResult } from '../contracts/broker/verificationResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
 import { processEnv, runName } from '../src/config/env.ts';
@@ -149,6 +149,7 @@ async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]
 /** Runs the outside verification of `pacts` in Playwright: the plan goes in a file of this run's name. */
 export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
   writePlan({ pacts, ...(args.statesFile ? { statesFile: args.statesFile } : {}) }, run);
+  rmSync(outcomesDir(run), { recursive: true, force: true });
   return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
 }
 
@@ -270,13 +271,6 @@ async function publishResults(
   run: string,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  let report: JsonReport;
-  try {
-    report = JSON.parse(readFileSync(`reports/results/${run}.json`, 'utf8')) as JsonReport;
-  } catch {
-    console.error(`pact:verify: no report at reports/results/${run}.json, so no result was published: the verification did not run to the end.`);
-    return 1;
-  }
   const verifierVersion = (JSON.parse(readFileSync('node_modules/@pact-foundation/pact/package.json', 'utf8')) as { version: string }).version;
   const build = buildUrl(env);
   try {
@@ -286,9 +280,11 @@ async function publishResults(
       if (identity.environment) await client.recordDeployment(provider, identity.version, identity.environment, identity.target);
     }
     for (const { pact, document } of fetched) {
-      const outcomes = interactionOutcomes(report, pact.title);
+      const outcomes = interactionOutcomes(pact.title, run);
       const result = verificationResult(outcomes, identity.version, { version: verifierVersion, ...(build ? { buildUrl: build } : {}) });
       await client.publishResult(document, result);
+      if (outcomes.length === 0)
+        console.error(`pact:verify: no outcome of ${pact.title} was written: the run stopped early; its result is published as failed.`);
       const passed = outcomes.filter((o) => o.status === 'passed').length;
       console.log(
         `pact:verify: published ${result.success ? 'success' : 'FAILURE'} for ${pact.title} (${passed}/${outcomes.length} interactions verified) as ${pact.provider} ${identity.version} on branch ${identity.branch}${identity.environment ? `, deployed to ${identity.environment}` : ''}`,

@@ -1,29 +1,19 @@
 /**
- * What a verification run found, per pact, as a broker takes it: read from
- * Playwright's JSON report (one test per interaction, under the pact's title),
- * so the result published is exactly what the report and the exit code say.
+ * What a verification run found, per pact, as a broker takes it. Each test of
+ * the outside verification writes its interaction's outcome to this run's
+ * folder when it ends (outsidePacts.verify.spec.ts), whatever reporters the run
+ * has, so the result published is exactly what the report and the exit code say.
  * An interaction that was skipped was not verified: its pact does not pass.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runName } from '../../src/config/env.ts';
 import type { VerificationResult } from './BrokerClient.ts';
 
-interface JsonSpec {
-  readonly title: string;
-  readonly tests: readonly {
-    readonly status: string;
-    readonly annotations?: readonly { type: string; description?: string }[];
-    readonly results: readonly { readonly status: string; readonly error?: { readonly message?: string } }[];
-  }[];
-}
-interface JsonSuite {
-  readonly title: string;
-  readonly suites?: readonly JsonSuite[];
-  readonly specs?: readonly JsonSpec[];
-}
-export interface JsonReport {
-  readonly suites: readonly JsonSuite[];
-}
-
 export interface InteractionOutcome {
+  /** The pact's title in the report (`consumer → provider`, with the version a broker gave). */
+  readonly pact: string;
   readonly description: string;
   readonly status: 'passed' | 'failed' | 'skipped';
   /** Why it failed or was skipped (the test's error, Pact's mismatch first). */
@@ -33,28 +23,27 @@ export interface InteractionOutcome {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-/** The outcome of each interaction under the describe `title`; empty when the report has no such pact. */
-export function interactionOutcomes(report: JsonReport, title: string): InteractionOutcome[] {
-  const found: InteractionOutcome[] = [];
-  const walk = (suite: JsonSuite) => {
-    if (suite.title === title) {
-      for (const spec of suite.specs ?? []) {
-        const test = spec.tests[0];
-        const last = test?.results.at(-1);
-        const status = test?.status === 'skipped' ? 'skipped' : test?.status === 'expected' || test?.status === 'flaky' ? 'passed' : 'failed';
-        const reason =
-          status === 'failed'
-            ? last?.error?.message?.replace(ANSI, '')
-            : status === 'skipped'
-              ? test?.annotations?.find((a) => a.type === 'skip')?.description
-              : undefined;
-        found.push({ description: spec.title, status, ...(reason ? { reason } : {}) });
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of report.suites) walk(suite);
-  return found;
+/** This run's outcomes folder. */
+export function outcomesDir(run = runName() ?? 'default'): string {
+  return resolve('reports/pact-verify', run, 'outcomes');
+}
+
+/** Records one interaction's outcome (one file per test: workers never share a file). */
+export function writeOutcome(outcome: InteractionOutcome, run?: string): void {
+  const dir = outcomesDir(run);
+  mkdirSync(dir, { recursive: true });
+  const name = createHash('sha256').update(`${outcome.pact}\n${outcome.description}`).digest('hex').slice(0, 16);
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...outcome, ...(outcome.reason ? { reason: outcome.reason.replace(ANSI, '') } : {}) }));
+}
+
+/** The outcome of each interaction of the pact titled `pact`, as this run's tests wrote them. */
+export function interactionOutcomes(pact: string, run?: string): InteractionOutcome[] {
+  const dir = outcomesDir(run);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)
+    .filter((outcome) => outcome.pact === pact)
+    .sort((a, b) => a.description.localeCompare(b.description));
 }
 
 /** The body of a verification result (pb:publish-verification-results) for one pact. */

@@ -13,6 +13,8 @@ import { apiTarget } from './apiTargets.ts';
 import { declarePactVerification } from './declarePactVerification.ts';
 import { readPlan } from './outsidePacts.ts';
 import { loadTeamStates, withTeamStates, type TeamStates } from './teamStates.ts';
+import { test } from '../../src/testing/harnessTest.ts';
+import { writeOutcome } from '../broker/verificationResults.ts';
 
 const plan = readPlan();
 let team: Promise<TeamStates> | undefined;
@@ -35,3 +37,11 @@ for (const pact of plan.pacts) {
     },
   );
 }
+
+// Each interaction's outcome, for the results a broker run publishes (verificationResults.ts).
+test.afterEach(({}, testInfo) => {
+  const [pact, description] = testInfo.titlePath.slice(-2);
+  const status = testInfo.status === 'passed' ? 'passed' : testInfo.status === 'skipped' ? 'skipped' : 'failed';
+  const reason = status === 'failed' ? testInfo.error?.message : testInfo.annotations.find((a) => a.type === 'skip')?.description;
+  writeOutcome({ pact: pact!, description: description!, status, ...(reason ? { reason } : {}) });
+});

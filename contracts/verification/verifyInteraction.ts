@@ -12,6 +12,7 @@ import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, ty
 import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
 import { isUnavailable, type Arranged, type ProviderTarget } from './providerTarget.ts';
 import { resolveStates } from './stateVocabulary.ts';
+import { setProcessVariable } from '../../src/config/env.ts';
 
 export type VerificationOutcome = { readonly status: 'verified'; readonly report: string } | { readonly status: 'skipped'; readonly reason: string };
 
@@ -25,6 +26,11 @@ export class PactMismatchError extends Error {
     this.report = report;
   }
 }
+
+// Pact's Verifier adds the pacts of any broker PACT_BROKER_BASE_URL names to the one-interaction pact it is given
+// (and then fails on a broker that has none). The harness fetches from and publishes to a broker itself
+// (contracts/broker/), so a broker configured for pact:publish or pact:verify --broker must not reach the Verifier.
+for (const name of ['PACT_BROKER_BASE_URL', 'PACT_BROKER_TOKEN', 'PACT_BROKER_USERNAME', 'PACT_BROKER_PASSWORD']) setProcessVariable(name, '');
 
 // The path Pact's Verifier posts state changes to; the request filter must leave those alone.
 const STATE_SETUP_PATH = '/_pactSetup';
