@@ -95,9 +95,9 @@ export class UnknownProviderStateError extends Error {
     const closest = closestState(vocabulary, state);
     super(
       [
-        `Unknown provider state "${state}" in the pact interaction "${interaction}": the ${api} vocabulary has no such state, so nothing was sent.`,
+        `Unknown provider state "${state}" in the pact interaction "${interaction}": the ${api} knows no such state, so nothing was sent.`,
         ...(closest ? [`Closest known state: "${closest.name}".`] : []),
-        `Known ${api} states (docs/provider-states.md):`,
+        `Known states of the ${api} (docs/provider-states.md):`,
         ...vocabulary.map((entry) => `  - ${entry.name}`),
         "Fix: name one of these in the consumer test's given(...), or add the state in your team's states file (npm run pact:verify -- --states <file>).",
       ].join('\n'),
