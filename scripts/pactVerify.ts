@@ -22,7 +22,11 @@ import { interactionOutcomes, outcomesDir, verificationResult } from '../contrac
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
 import { processEnv, runName } from '../src/config/env.ts';
-import type { HarnessConfig } from '../src/config/harnessConfig.ts';
+import { harnessConfig, type HarnessConfig } from '../src/config/harnessConfig.ts';
+import { recordingsDir } from '../src/recording/cassette.ts';
+import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
+import { leakScan } from '../src/recording/leakScan.ts';
+import { environmentSecrets } from '../src/recording/session.ts';
 
 const SPECS = { store: 'contracts/store/verify.pact.spec.ts', media: 'contracts/media/verify.pact.spec.ts' } as const;
 const OUTSIDE_SPEC = 'contracts/verification/outsidePacts.verify.spec.ts';
@@ -146,11 +150,24 @@ async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]
   });
 }
 
-/** Runs the outside verification of `pacts` in Playwright: the plan goes in a file of this run's name. */
+/**
+ * Runs the outside verification of `pacts` in Playwright: the plan goes in a file of this run's name. On
+ * HARNESS_TARGET=record the recording gets its target (as npm run record writes it), and what was written
+ * is scanned for the environment's secrets afterwards.
+ */
 export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
   writePlan({ pacts, ...(args.statesFile ? { statesFile: args.statesFile } : {}) }, run);
   rmSync(outcomesDir(run), { recursive: true, force: true });
-  return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  const config = harnessConfig();
+  if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
+  const code = await runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  if (config.target !== 'record') return code;
+  const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
+  if (leaks.length === 0) return code;
+  console.error(
+    `pact:verify: a secret from the environment is written in ${leaks.join(', ')}: delete those files, add the pattern to contracts/<api>/normalisation.json "redact", and record again.`,
+  );
+  return 1;
 }
 
 /** How the results name the target: the twins, their replay, or live (recorded or not). */

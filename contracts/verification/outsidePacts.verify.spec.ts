@@ -32,7 +32,7 @@ for (const pact of plan.pacts) {
       title: pact.title,
       // An outside consumer's recordings are its own: recordings/<api>/outside/<consumer>/<interaction>.
       suite: `outside/${slug(pact.consumer)}`,
-      recordWith: `HARNESS_TARGET=record npm run pact:verify -- --pact ${pact.path}`,
+      recordWith: `HARNESS_TARGET=record npm run pact:verify -- --pact ${pact.path} (into RECORDINGS_DIR, default recordings/)`,
       wholeFile: false,
     },
   );

@@ -52,7 +52,8 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
   const handler = (request: RecordedRequest): Reply => {
     const url = new URL(request.url, 'http://stand-in');
     const path = decodeURIComponent(url.pathname);
-    const parts = path.split('/').filter(Boolean);
+    // Split before decoding: a branch may hold a slash (feat/x, sent as feat%2Fx).
+    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     if (request.method === 'GET' && path === '/') {
       return {
         json: {
