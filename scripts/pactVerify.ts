@@ -14,7 +14,16 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runTool } from './lib/runTool.ts';
 import { announceTarget } from './lib/announceTarget.ts';
-import { apiOfProvider, outsidePact, pactFilesIn, PactSourceError, planPath, writePlan, type OutsidePact } from '../contracts/verification/outsidePacts.ts';
+import {
+  apiOfProvider,
+  outsidePact,
+  pactFilesIn,
+  PactSourceError,
+  planPath,
+  withUniqueTitles,
+  writePlan,
+  type OutsidePact,
+} from '../contracts/verification/outsidePacts.ts';
 import type { PactApi } from '../contracts/verification/apiTargets.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
@@ -264,16 +273,14 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     console.log('pact:verify: nothing to verify: the broker selected no pact. Check the selectors and that the consumers published to these provider names.');
     return 0;
   }
-  const code = await verifyOutside(
-    fetched.map((f) => f.pact),
-    args,
-    run,
-  );
+  const titled = withUniqueTitles(fetched.map((f) => f.pact));
+  const code = await verifyOutside(titled, args, run);
   if (!args.publish) {
     console.log('pact:verify: --no-publish: the results were not published.');
     return code;
   }
-  return (await publishResults(client, fetched, identity, run, env)) || code;
+  const published = fetched.map((f, n) => ({ ...f, pact: titled[n]! }));
+  return (await publishResults(client, published, identity, run, env)) || code;
 }
 
 function providerNamesOf(args: VerifyArgs): readonly string[] {
@@ -334,7 +341,9 @@ async function main(argv: string[]): Promise<number> {
 
   let pacts: OutsidePact[];
   try {
-    pacts = args.pacts.flatMap((source) => pactFilesIn(source).map((file) => outsidePact(file, args.provider)));
+    // A file named twice (a file and its directory) is verified once.
+    const files = [...new Set(args.pacts.flatMap((source) => pactFilesIn(source)))];
+    pacts = files.map((file) => outsidePact(file, args.provider));
   } catch (error) {
     if (!(error instanceof PactSourceError)) throw error;
     console.error(`pact:verify: ${error.message}`);

@@ -74,6 +74,13 @@ export function outsidePact(path: string, override?: PactApi, broker?: OutsidePa
   return { path, api, consumer, provider, title: `${consumer}${version ? ` ${version}` : ''} → ${provider}`, ...(broker ? { broker } : {}) };
 }
 
+/** Two pacts between the same pair (two files, two versions) get their file name in the title: Playwright needs titles to differ. */
+export function withUniqueTitles(pacts: readonly OutsidePact[]): OutsidePact[] {
+  const count = new Map<string, number>();
+  for (const pact of pacts) count.set(pact.title, (count.get(pact.title) ?? 0) + 1);
+  return pacts.map((pact) => ((count.get(pact.title) ?? 0) > 1 ? { ...pact, title: `${pact.title} (${basename(pact.path)})` } : pact));
+}
+
 /** Where this run's plan is: one per run name, so runs side by side do not share one. */
 export function planPath(run = runName() ?? 'default'): string {
   return resolve('reports/pact-verify', run, 'plan.json');
@@ -82,7 +89,7 @@ export function planPath(run = runName() ?? 'default'): string {
 export function writePlan(plan: VerificationPlan, run?: string): string {
   const path = planPath(run);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(plan, null, 2));
+  writeFileSync(path, JSON.stringify({ ...plan, pacts: withUniqueTitles(plan.pacts) }, null, 2));
   return path;
 }
 
@@ -94,7 +101,7 @@ export function readPlan(): VerificationPlan {
   const path = planPath();
   if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as VerificationPlan;
   return {
-    pacts: OUTSIDE_PACT_SOURCES.filter((dir) => existsSync(dir)).flatMap((dir) => pactFilesIn(dir).map((file) => outsidePact(file))),
+    pacts: withUniqueTitles(OUTSIDE_PACT_SOURCES.filter((dir) => existsSync(dir)).flatMap((dir) => pactFilesIn(dir).map((file) => outsidePact(file)))),
     statesFile: OUTSIDE_STATES_FILE,
   };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { parseVerifyArgs, providerIdentity, providerVersion } from '../../../scripts/pactVerify.ts';
-import { apiOfProvider, outsidePact, pactFilesIn, PactSourceError } from '../../../contracts/verification/outsidePacts.ts';
+import { apiOfProvider, outsidePact, pactFilesIn, PactSourceError, withUniqueTitles } from '../../../contracts/verification/outsidePacts.ts';
 import { DEFAULT_SELECTORS } from '../../../contracts/broker/selectors.ts';
 import { loadTeamStates, withTeamStates } from '../../../contracts/verification/teamStates.ts';
 import { unavailable, type ProviderTarget } from '../../../contracts/verification/providerTarget.ts';
@@ -112,6 +112,19 @@ test.describe('reading an outside pact', () => {
     writeFileSync(join(dir, 'v3.json'), JSON.stringify({ ...pact('store-commerce-api'), metadata: { pactSpecification: { version: '3.0.0' } } }));
     expect(usageError(() => outsidePact(join(dir, 'v3.json')))).toMatch(/not a V4 pact/);
   });
+});
+
+test('two pacts between the same pair get their file names in their titles, so each has its own tests', () => {
+  const pact = (path: string) => ({
+    path,
+    api: 'store' as const,
+    consumer: 'team-app',
+    provider: 'store-commerce-api',
+    title: 'team-app → store-commerce-api',
+  });
+  expect(
+    withUniqueTitles([pact('/a/v1.json'), pact('/b/v2.json'), { ...pact('/c/other.json'), title: 'other → store-commerce-api' }]).map((p) => p.title),
+  ).toEqual(['team-app → store-commerce-api (v1.json)', 'team-app → store-commerce-api (v2.json)', 'other → store-commerce-api']);
 });
 
 test.describe("a team's states", () => {
