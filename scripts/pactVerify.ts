@@ -54,11 +54,13 @@ export const USAGE = `Usage:
   --provider-name <n>   the provider whose pacts the broker is asked for (default: store-commerce-api
                         and media-tracking-api)
   --no-publish          verify the broker's pacts without publishing results
-  -- <playwright args>  after a lone --, passed to Playwright (e.g. --grep "first page")
   --provider-branch <b> the branch of the provider version published (default: PACT_BRANCH, else git's)
   --provider-environment <env>  record the provider version as deployed there (default: production for
                         HARNESS_TARGET=live, none for the twins and replay); the broker must know <env>
+  -- <playwright args>  after a lone --, passed to Playwright (e.g. --grep "first page")
+
 ${SELECTOR_USAGE}
+
 The target is HARNESS_TARGET: twins (default), replay, or live (with its guards and budget).
 Exit: 0 verified; 1 an interaction failed; 2 usage or configuration error.`;
 
