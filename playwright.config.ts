@@ -105,10 +105,24 @@ export default defineConfig({
       dependencies: ['contracts-static', ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
       workers: 1,
     },
+    // Outside consumers (examples/): their own consumer tests write their pacts, which then replace the committed ones
+    // in examples/pacts, one rename each, as the harness's own do.
+    // After contracts-setup, which empties this run's pact folder (the examples' too), so a dropped interaction leaves the pact.
+    { name: 'examples', testDir: 'examples', testMatch: '**/*.pact.spec.ts', dependencies: ['contracts-setup'], workers: 1 },
+    { name: 'examples-publish', testDir: 'examples', testMatch: 'pacts.publish.ts', dependencies: ['examples'] },
+    // Pacts from outside the harness (npm run pact:verify -- --pact/--broker; in npm test the examples' and the held-out
+    // ones) against the target. Its media states reset the one shared media twin too: after the harness's own verification.
+    {
+      name: 'contracts-outside',
+      testDir: 'contracts/verification',
+      testMatch: 'outsidePacts.verify.spec.ts',
+      dependencies: ['examples-publish', 'contracts-verify'],
+      workers: 1,
+    },
     // The harness's own negative controls, npm test's and never npm run verify's: Pact's Verifier fails against a provider
     // with one break (tests/mutants), each property goes red against a twin with one defect. The pact breaks arrange states
-    // on the one shared media twin: after the media suites and the pact verification. One worker per file, files side by side.
-    { name: 'self-tests', testDir: 'tests/self-tests', testMatch: '**/*.spec.ts', dependencies: ['contracts-verify'], fullyParallel: false },
+    // on the one shared media twin: after the media suites and the pact verifications. One worker per file, files side by side.
+    { name: 'self-tests', testDir: 'tests/self-tests', testMatch: '**/*.spec.ts', dependencies: ['contracts-outside'], fullyParallel: false },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts', workers: onLive ? 1 : undefined },
     // fast-check properties and models of rate limiting, pagination and localized input (properties/).
     {

@@ -21,3 +21,12 @@ export const MEDIA_PACT = { consumer: 'media-integration', provider: 'media-trac
 
 /** Every consumer whose pacts are published: can-i-deploy asks about all of them at once. */
 export const CONSUMERS = [STORE_PACT.consumer, MEDIA_PACT.consumer] as const;
+
+/**
+ * The pacts of other consumers that npm test verifies through the outside entry point (npm run pact:verify -- --pact):
+ * the examples' (examples/, written by their own consumer tests) and held-out ones written by hand.
+ */
+export const OUTSIDE_PACT_SOURCES = ['examples/pacts', 'tests/fixtures/pacts'] as const;
+
+/** The states file of the examples' team (a team's own provider states), loaded with OUTSIDE_PACT_SOURCES. */
+export const OUTSIDE_STATES_FILE = 'examples/pact-states.ts';

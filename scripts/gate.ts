@@ -97,7 +97,7 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
     record = await run(
       'gate-record',
       `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT} (a ${RECORDING_PLAN}-plan store)`,
-      ['--project=store', '--project=media', '--project=properties', '--project=contracts-verify'],
+      ['--project=store', '--project=media', '--project=properties', '--project=contracts-verify', '--project=contracts-outside'],
       // The properties on a real clock: a small budget proves the live path without minutes of pacing.
       { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '20' },
       logOf('gate-record'),
@@ -113,7 +113,7 @@ const replayRun = () =>
   run(
     'gate-replay',
     `the same suites and pacts replayed from ${SHIPPED_RECORDINGS}/, no twin running`,
-    ['--project=store', '--project=media', '--project=contracts-verify', '--no-deps'],
+    ['--project=store', '--project=media', '--project=contracts-verify', '--project=contracts-outside', '--no-deps'],
     { HARNESS_TARGET: 'replay', RECORDINGS_DIR: SHIPPED_RECORDINGS },
     logOf('gate-replay'),
   );

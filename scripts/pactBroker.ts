@@ -50,6 +50,8 @@ export interface BrokerCommand {
   version: string;
   /** Directory of the pact files, relative to ROOT or absolute. */
   pactDir: string;
+  /** Whom can-i-deploy asks about. */
+  pacticipants: readonly string[];
 }
 
 export const USAGE = `Usage: node scripts/pactBroker.ts <publish|can-i-deploy>
@@ -58,6 +60,8 @@ export const USAGE = `Usage: node scripts/pactBroker.ts <publish|can-i-deploy>
   publish        publish every pact in ${DEFAULT_PACT_DIR} to the Pact Broker as this commit's version
   can-i-deploy   ask the broker whether ${CONSUMERS.join(' and ')} at this version may be deployed;
                  exit 0: deploy; 1: do not (or the broker could not answer); 2: configuration error
+  can-i-deploy --pacticipant <name> --version <v> [--pacticipant … --version …] [--to-environment <env>]
+                 the same question about a team's own consumer (its pacts verified by npm run pact:verify -- --broker)
 
 Configured by environment variables:
   PACT_BROKER_BASE_URL       the broker, http(s)://… (required)
@@ -190,16 +194,53 @@ function count(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 const BROKER_VARIABLES = ['PACT_BROKER_BASE_URL', 'PACT_BROKER_TOKEN', 'PACT_BROKER_USERNAME', 'PACT_BROKER_PASSWORD'];
 
+/** can-i-deploy about named pacticipants (a team's consumer) rather than this repository's. */
+export interface CanIDeployTarget {
+  readonly pacticipants: readonly { readonly name: string; readonly version: string }[];
+  readonly environment?: string;
+}
+
+/**
+ * can-i-deploy's own arguments: --pacticipant/--version pairs and --to-environment. An argument it does not
+ * know is refused without being echoed (it may be a secret pasted in the wrong place).
+ */
+export function parseCanIDeployArgs(args: readonly string[]): CanIDeployTarget {
+  const pacticipants: { name: string; version: string }[] = [];
+  let environment: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i]!;
+    const value = args[i + 1];
+    if (value === undefined || value.startsWith('--') || !['--pacticipant', '--version', '--to-environment'].includes(flag)) {
+      fail(
+        `can-i-deploy takes --pacticipant <name> --version <v> (as pairs) and --to-environment <env>; argument ${i + 1} is not one of them (it is not echoed: it may be a secret).\n\n${USAGE}`,
+      );
+    }
+    i += 1;
+    if (flag === '--pacticipant') pacticipants.push({ name: value, version: '' });
+    else if (flag === '--to-environment') environment = value;
+    else {
+      const last = pacticipants.at(-1);
+      if (!last || last.version) fail('can-i-deploy: each --version follows its --pacticipant: --pacticipant <name> --version <v>.');
+      last.version = value;
+    }
+  }
+  const unversioned = pacticipants.find((p) => !p.version);
+  if (unversioned) fail(`can-i-deploy: --pacticipant ${unversioned.name} has no --version: add --version <the version to deploy>.`);
+  return { pacticipants, ...(environment ? { environment } : {}) };
+}
+
 /**
  * What to run for `subcommand`: the broker client's arguments and environment. Pure (git is passed
- * in); throws PactBrokerConfigError, naming the fix, when a setting is missing or wrong.
+ * in); throws PactBrokerConfigError, naming the fix, when a setting is missing or wrong. `target` names
+ * a team's own pacticipants for can-i-deploy.
  */
-export function brokerCommand(subcommand: string, env: NodeJS.ProcessEnv, git: Git): BrokerCommand {
+export function brokerCommand(subcommand: string, env: NodeJS.ProcessEnv, git: Git, target: CanIDeployTarget = { pacticipants: [] }): BrokerCommand {
   if (!(SUBCOMMANDS as readonly string[]).includes(subcommand)) fail(`Unknown subcommand "${subcommand}".\n\n${USAGE}`);
   const sub = subcommand as Subcommand;
   const url = brokerUrl(sub, env);
   const { auth, vars } = brokerAuth(env);
-  const version = consumerVersion(env, git);
+  const named = sub === 'can-i-deploy' && target.pacticipants.length > 0;
+  const version = named ? target.pacticipants.map((p) => p.version).join(', ') : consumerVersion(env, git);
   const pactDir = setting(env, 'PACT_DIR') ?? DEFAULT_PACT_DIR;
 
   let args: string[];
@@ -211,9 +252,11 @@ export function brokerCommand(subcommand: string, env: NodeJS.ProcessEnv, git: G
     const interval = count(env, 'PACT_RETRY_INTERVAL');
     args = [
       'can-i-deploy',
-      ...CONSUMERS.flatMap((consumer) => ['--pacticipant', consumer, '--version', version]),
+      ...(named
+        ? target.pacticipants.flatMap((p) => ['--pacticipant', p.name, '--version', p.version])
+        : CONSUMERS.flatMap((consumer) => ['--pacticipant', consumer, '--version', version])),
       '--to-environment',
-      setting(env, 'PACT_ENVIRONMENT') ?? 'production',
+      target.environment ?? setting(env, 'PACT_ENVIRONMENT') ?? 'production',
       ...(retries ? ['--retry-while-unknown', retries] : []),
       ...(retries && interval ? ['--retry-interval', interval] : []),
     ];
@@ -224,7 +267,16 @@ export function brokerCommand(subcommand: string, env: NodeJS.ProcessEnv, git: G
   const childEnv: NodeJS.ProcessEnv = { ...env };
   for (const name of BROKER_VARIABLES) delete childEnv[name];
   Object.assign(childEnv, { PACT_BROKER_BASE_URL: url, ...vars, PACT_DO_NOT_TRACK: 'true' });
-  return { subcommand: sub, args, env: childEnv, brokerUrl: url, auth, version, pactDir };
+  return {
+    subcommand: sub,
+    args,
+    env: childEnv,
+    brokerUrl: url,
+    auth,
+    version,
+    pactDir,
+    pacticipants: named ? target.pacticipants.map((p) => p.name) : [...CONSUMERS],
+  };
 }
 
 /** The pact files `publish` would send: *.json directly in `dir` (none when it does not exist). */
@@ -278,7 +330,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()
     console.log(USAGE);
     return 0;
   }
-  if (subcommand === undefined || rest.length > 0) {
+  if (subcommand === undefined || (rest.length > 0 && subcommand !== 'can-i-deploy')) {
     console.error(
       subcommand === undefined
         ? USAGE
@@ -291,7 +343,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()
   let binary: string;
   let files: string[] = [];
   try {
-    command = brokerCommand(subcommand, env, systemGit());
+    const target = subcommand === 'can-i-deploy' ? parseCanIDeployArgs(rest) : undefined;
+    command = brokerCommand(subcommand, env, systemGit(), target);
     binary = pactBinary();
     if (command.subcommand === 'publish') {
       files = pactFiles(resolve(ROOT, command.pactDir));
@@ -307,7 +360,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()
   if (command.subcommand === 'publish') {
     console.log(`pact:publish: ${files.length} pact files from ${command.pactDir} (${files.join(', ')}) as version ${command.version} to ${target}`);
   } else {
-    console.log(`pact:can-i-deploy: may ${CONSUMERS.join(' and ')} at version ${command.version} be deployed? asking ${target}`);
+    console.log(`pact:can-i-deploy: may ${command.pacticipants.join(' and ')} at version ${command.version} be deployed? asking ${target}`);
   }
   if (sendsCredentialsInClear(command)) {
     console.warn(`pact:${command.subcommand}: warning: the credentials go over plain http to ${command.brokerUrl}; use https.`);

@@ -1,26 +1,361 @@
 /**
- * `npm run pact:verify [store|media]`: Pact's Verifier, by hand, on the committed
- * pact files (contracts/pacts/) against the target: by default the twins (a
- * `npm run mock` already running is reused, otherwise they are started), or the
- * live services with HARNESS_TARGET=live. The pacts are not rewritten first.
+ * `npm run pact:verify`: Pact's Verifier, by hand, against the target: the twins by default (a
+ * `npm run mock` already running is reused, otherwise they are started), HARNESS_TARGET=replay for the
+ * recordings, HARNESS_TARGET=live for the live services, each with the harness's guards.
+ *
+ *   npm run pact:verify [-- store|media]           the harness's own pacts (contracts/pacts), as committed
+ *   npm run pact:verify -- --pact <file|dir> …     any consumer's pact files
+ *   npm run pact:verify -- --broker [selectors]    the pacts a Pact Broker has for the two providers, then
+ *                                                  publishes the results (provider version = harness commit + target)
+ *
+ * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
  */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { runTool } from './lib/runTool.ts';
 import { announceTarget } from './lib/announceTarget.ts';
+import {
+  apiOfProvider,
+  outsidePact,
+  pactFilesIn,
+  PactSourceError,
+  planPath,
+  withUniqueTitles,
+  writePlan,
+  type OutsidePact,
+} from '../contracts/verification/outsidePacts.ts';
+import type { PactApi } from '../contracts/verification/apiTargets.ts';
+import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
+import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
+import { interactionOutcomes, outcomesDir, verificationResult } from '../contracts/broker/verificationResults.ts';
+import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
+import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
+import { processEnv, runName } from '../src/config/env.ts';
+import { harnessConfig, type HarnessConfig } from '../src/config/harnessConfig.ts';
+import { recordingsDir } from '../src/recording/cassette.ts';
+import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
+import { leakScan } from '../src/recording/leakScan.ts';
+import { environmentSecrets } from '../src/recording/session.ts';
 
 const SPECS = { store: 'contracts/store/verify.pact.spec.ts', media: 'contracts/media/verify.pact.spec.ts' } as const;
+const OUTSIDE_SPEC = 'contracts/verification/outsidePacts.verify.spec.ts';
+export const USAGE_EXIT_CODE = 2;
 
-async function main(args: string[]): Promise<number> {
-  const unknown = args.filter((a) => !(a in SPECS));
-  if (unknown.length > 0) {
-    console.error(`pact:verify: unknown API ${unknown.map((a) => JSON.stringify(a)).join(', ')}. Usage: npm run pact:verify [-- store|media]`);
-    return 2;
+export const USAGE = `Usage:
+  npm run pact:verify [-- store|media]              the harness's own pacts (contracts/pacts)
+  npm run pact:verify -- --pact <file|dir> [--pact <file|dir> …] [--provider store|media] [--states <file>]
+  npm run pact:verify -- --broker [selectors] [--provider-name <name> …] [--no-publish] [--states <file>]
+
+  --pact <file|dir>     a pact file, or every *.json in a directory; any consumer's (PactV4)
+  --provider store|media  which API the pacts are for, when their provider name does not say
+  --states <file>       a team's own provider states (docs/provider-states.md)
+  --broker              fetch the pacts to verify from PACT_BROKER_BASE_URL (PACT_BROKER_TOKEN or
+                        PACT_BROKER_USERNAME/_PASSWORD), then publish the results to it
+  --provider-name <n>   the provider whose pacts the broker is asked for (default: store-commerce-api
+                        and media-tracking-api)
+  --no-publish          verify the broker's pacts without publishing results
+  --provider-branch <b> the branch of the provider version published (default: PACT_BRANCH, else git's)
+  --provider-environment <env>  record the provider version as deployed there (default: production for
+                        HARNESS_TARGET=live, none for the twins and replay); the broker must know <env>
+  -- <playwright args>  after a lone --, passed to Playwright (e.g. --grep "first page")
+
+${SELECTOR_USAGE}
+
+The target is HARNESS_TARGET: twins (default), replay, or live (with its guards and budget).
+Exit: 0 verified; 1 an interaction failed; 2 usage or configuration error.`;
+
+export interface VerifyArgs {
+  readonly mode: 'own' | 'pact' | 'broker';
+  /** After a lone `--`: passed to Playwright as they are (e.g. --grep, --reporter). */
+  readonly playwright: readonly string[];
+  readonly apis: readonly PactApi[];
+  readonly pacts: readonly string[];
+  readonly provider?: PactApi;
+  readonly statesFile?: string;
+  readonly selectors: readonly ConsumerVersionSelector[];
+  readonly providerNames: readonly string[];
+  readonly publish: boolean;
+  readonly providerBranch?: string;
+  readonly providerEnvironment?: string;
+}
+
+/** Reads the command line; throws PactSourceError naming the fix (exit 2). */
+export function parseVerifyArgs(all: readonly string[]): VerifyArgs {
+  const split = all.indexOf('--');
+  const args = split === -1 ? all : all.slice(0, split);
+  const playwright = split === -1 ? [] : all.slice(split + 1);
+  const apis: PactApi[] = [];
+  const pacts: string[] = [];
+  const providerNames: string[] = [];
+  const rest: string[] = [];
+  let provider: PactApi | undefined;
+  let statesFile: string | undefined;
+  let broker = false;
+  let publish = true;
+  let providerBranch: string | undefined;
+  let providerEnvironment: string | undefined;
+  const value = (flag: string, i: number): string => {
+    const next = args[i + 1];
+    if (next === undefined || next.startsWith('--')) throw new PactSourceError(`${flag} needs a value.\n\n${USAGE}`);
+    return next;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === 'store' || arg === 'media') apis.push(arg);
+    else if (arg === '--pact') pacts.push(value(arg, i++));
+    else if (arg === '--states') statesFile = value(arg, i++);
+    else if (arg === '--provider-name') providerNames.push(value(arg, i++));
+    else if (arg === '--provider-branch') providerBranch = value(arg, i++);
+    else if (arg === '--provider-environment') providerEnvironment = value(arg, i++);
+    else if (arg === '--provider') {
+      const api = value(arg, i++);
+      if (api !== 'store' && api !== 'media') throw new PactSourceError(`--provider is store or media, not "${api}".`);
+      provider = api;
+    } else if (arg === '--broker') broker = true;
+    else if (arg === '--no-publish') publish = false;
+    else rest.push(arg);
   }
-  const apis = (args.length > 0 ? args : Object.keys(SPECS)) as (keyof typeof SPECS)[];
-  const config = announceTarget(`pact:verify: the ${apis.join(' and ')} pacts in contracts/pacts/, with Pact's Verifier,`);
-  if (!config) return 2;
-  return runTool('playwright', ['test', '--project=contracts-verify', '--no-deps', ...apis.map((api) => SPECS[api])], {
-    HARNESS_RUN_NAME: `pact-verify-${config.target}`,
+  let selectors: ReturnType<typeof parseSelectors>;
+  try {
+    selectors = parseSelectors(rest);
+  } catch (error) {
+    if (error instanceof SelectorError) throw new PactSourceError(`${error.message}\n\n${SELECTOR_USAGE}`);
+    throw error;
+  }
+  const mode = broker ? 'broker' : pacts.length > 0 ? 'pact' : 'own';
+  if (broker && pacts.length > 0) throw new PactSourceError('Give --pact or --broker, not both: one run verifies files, or what the broker has.');
+  if (mode !== 'broker' && (selectors.leftOver.length > 0 || selectors.selectors.length > 0)) {
+    const unknown = selectors.leftOver.length > 0 ? selectors.leftOver : ['a consumer version selector'];
+    throw new PactSourceError(
+      `${unknown.map((a) => JSON.stringify(a)).join(', ')}: ${selectors.leftOver.length > 0 ? 'unknown argument' : 'only with --broker'}.\n\n${USAGE}`,
+    );
+  }
+  if (selectors.leftOver.length > 0) throw new PactSourceError(`Unknown argument ${selectors.leftOver.map((a) => JSON.stringify(a)).join(', ')}.\n\n${USAGE}`);
+  if (mode !== 'own' && apis.length > 0)
+    throw new PactSourceError(`"${apis.join(' ')}" picks the harness's own pacts; with --pact or --broker use --provider store|media.`);
+  if (mode === 'own' && (provider || statesFile || providerNames.length > 0))
+    throw new PactSourceError(`--provider, --states and --provider-name go with --pact or --broker.\n\n${USAGE}`);
+  if (mode !== 'broker' && (providerBranch || providerEnvironment || !publish || providerNames.length > 0))
+    throw new PactSourceError(`--provider-name, --provider-branch, --provider-environment and --no-publish go with --broker.\n\n${USAGE}`);
+  return {
+    mode,
+    playwright,
+    apis,
+    pacts,
+    selectors: broker && selectors.selectors.length === 0 ? [...DEFAULT_SELECTORS] : selectors.selectors,
+    providerNames,
+    publish: broker && publish,
+    ...(providerBranch ? { providerBranch } : {}),
+    ...(providerEnvironment ? { providerEnvironment } : {}),
+    ...(provider ? { provider } : {}),
+    ...(statesFile ? { statesFile } : {}),
+  };
+}
+
+async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]): Promise<number> {
+  const chosen = apis.length > 0 ? apis : (Object.keys(SPECS) as PactApi[]);
+  const config = announceTarget(`pact:verify: the ${chosen.join(' and ')} pacts in contracts/pacts/, with Pact's Verifier,`);
+  if (!config) return USAGE_EXIT_CODE;
+  return runTool('playwright', ['test', '--project=contracts-verify', '--no-deps', ...chosen.map((api) => SPECS[api]), ...playwright], {
+    HARNESS_RUN_NAME: runName() ?? `pact-verify-${config.target}`,
   });
 }
 
-process.exit(await main(process.argv.slice(2)));
+/**
+ * Runs the outside verification of `pacts` in Playwright: the plan goes in a file of this run's name. On
+ * HARNESS_TARGET=record the recording gets its target (as npm run record writes it), and what was written
+ * is scanned for the environment's secrets afterwards.
+ */
+export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
+  writePlan({ pacts, ...(args.statesFile ? { statesFile: args.statesFile } : {}) }, run);
+  rmSync(outcomesDir(run), { recursive: true, force: true });
+  const config = harnessConfig();
+  if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
+  const code = await runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  if (config.target !== 'record') return code;
+  const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
+  if (leaks.length === 0) return code;
+  console.error(
+    `pact:verify: a secret from the environment is written in ${leaks.join(', ')}: delete those files, add the pattern to contracts/<api>/normalisation.json "redact", and record again.`,
+  );
+  return 1;
+}
+
+/** How the results name the target: the twins, their replay, or live (recorded or not). */
+export function targetLabel(target: HarnessConfig['target']): 'twin' | 'replay' | 'live' {
+  return target === 'mock' ? 'twin' : target === 'replay' ? 'replay' : 'live';
+}
+
+/**
+ * The provider version the results are published as: the harness commit (with -dirty when the tree has
+ * changes), plus the target, so twin, replay and live results of one commit are three versions.
+ */
+export function providerVersion(git: Git, target: 'twin' | 'replay' | 'live'): string {
+  const head = git(['rev-parse', '--short=12', 'HEAD']);
+  const status = head === undefined ? undefined : git(['status', '--porcelain']);
+  if (head === undefined || status === undefined) {
+    throw new PactBrokerConfigError(
+      'Cannot tell the harness commit (git rev-parse HEAD failed): publish verification results from a git checkout of the harness.',
+    );
+  }
+  return `${head}${status === '' ? '' : '-dirty'}+${target}`;
+}
+
+/** What a broker run publishes as: version, branch, tags and environment of the provider stand-in. */
+export interface ProviderIdentity {
+  readonly version: string;
+  readonly branch: string;
+  readonly tags: readonly string[];
+  readonly environment?: string;
+  readonly target: 'twin' | 'replay' | 'live';
+}
+
+export function providerIdentity(args: VerifyArgs, env: NodeJS.ProcessEnv, git: Git, target: HarnessConfig['target']): ProviderIdentity {
+  const label = targetLabel(target);
+  const environment = args.providerEnvironment ?? (label === 'live' ? 'production' : undefined);
+  return {
+    version: providerVersion(git, label),
+    branch: args.providerBranch ?? consumerBranch(env, git),
+    tags: [label],
+    target: label,
+    ...(environment ? { environment } : {}),
+  };
+}
+
+/**
+ * --broker: fetch the pacts the selectors choose for each provider, verify them (one test per interaction),
+ * and publish one result per pact, with the provider version's branch, tag and deployment.
+ */
+export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv, git: Git = systemGit()): Promise<number> {
+  let client: BrokerClient;
+  let identity: ProviderIdentity;
+  let config: HarnessConfig | undefined;
+  try {
+    if (!env['PACT_BROKER_BASE_URL']?.trim())
+      throw new PactBrokerConfigError(
+        'pact:verify --broker: PACT_BROKER_BASE_URL is not set. Set it to the broker (and PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME/_PASSWORD), or verify files with --pact.',
+      );
+    const url = brokerUrl('publish', env);
+    const { vars } = brokerAuth(env);
+    client = new BrokerClient(url, { token: vars['PACT_BROKER_TOKEN'], username: vars['PACT_BROKER_USERNAME'], password: vars['PACT_BROKER_PASSWORD'] });
+    config = announceTarget(`pact:verify: the pacts ${url} has for ${providerNamesOf(args).join(' and ')}, with Pact's Verifier,`);
+    if (!config) return USAGE_EXIT_CODE;
+    identity = providerIdentity(args, env, git, config.target);
+  } catch (error) {
+    if (!(error instanceof PactBrokerConfigError)) throw error;
+    console.error(error.message);
+    return USAGE_EXIT_CODE;
+  }
+  const run = runName() ?? `pact-verify-broker-${config.target}`;
+  const dir = join(resolve(planPath(run), '..'), 'broker');
+  mkdirSync(dir, { recursive: true });
+  const fetched: { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> }[] = [];
+  try {
+    for (const provider of providerNamesOf(args)) {
+      const api = args.provider ?? apiOfProvider(provider);
+      if (!api) throw new PactSourceError(`--provider-name ${provider}: cannot tell which API that is. Add --provider store or --provider media.`);
+      const listed = await client.pactsForVerification(provider, args.selectors, identity.branch);
+      console.log(`pact:verify: the broker has ${listed.length} pact(s) for ${provider} under ${JSON.stringify(args.selectors)}`);
+      for (const [n, entry] of listed.entries()) {
+        const document = await client.fetchPact(entry.url);
+        const path = join(dir, `${provider}-${n + 1}.json`);
+        // The pact alone: its broker links stay here, for the result.
+        const { _links: _, ...pactOnly } = document;
+        writeFileSync(path, JSON.stringify(pactOnly, null, 2));
+        const version = entry.description ? `(${entry.description})` : undefined;
+        fetched.push({ pact: outsidePact(path, api, { pactUrl: entry.url }, version), document });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof BrokerError || error instanceof PactSourceError)) throw error;
+    console.error(`pact:verify: ${error.message}`);
+    return error instanceof PactSourceError ? USAGE_EXIT_CODE : 1;
+  }
+  if (fetched.length === 0) {
+    console.log('pact:verify: nothing to verify: the broker selected no pact. Check the selectors and that the consumers published to these provider names.');
+    return 0;
+  }
+  const titled = withUniqueTitles(fetched.map((f) => f.pact));
+  const code = await verifyOutside(titled, args, run);
+  if (!args.publish) {
+    console.log('pact:verify: --no-publish: the results were not published.');
+    return code;
+  }
+  const published = fetched.map((f, n) => ({ ...f, pact: titled[n]! }));
+  return (await publishResults(client, published, identity, run, env)) || code;
+}
+
+function providerNamesOf(args: VerifyArgs): readonly string[] {
+  return args.providerNames.length > 0 ? args.providerNames : [STORE_PACT.provider, MEDIA_PACT.provider];
+}
+
+/** One result per pact, read off this run's report; the version first gets its branch, tag and deployment. */
+async function publishResults(
+  client: BrokerClient,
+  fetched: readonly { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> }[],
+  identity: ProviderIdentity,
+  run: string,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const verifierVersion = (JSON.parse(readFileSync('node_modules/@pact-foundation/pact/package.json', 'utf8')) as { version: string }).version;
+  const build = buildUrl(env);
+  try {
+    const providers = [...new Set(fetched.map((f) => f.pact.provider))];
+    for (const provider of providers) {
+      await client.describeVersion(provider, identity.version, identity.branch, identity.tags);
+      if (identity.environment) await client.recordDeployment(provider, identity.version, identity.environment, identity.target);
+    }
+    for (const { pact, document } of fetched) {
+      const outcomes = interactionOutcomes(pact.title, run);
+      const result = verificationResult(outcomes, identity.version, { version: verifierVersion, ...(build ? { buildUrl: build } : {}) });
+      await client.publishResult(document, result);
+      if (outcomes.length === 0)
+        console.error(`pact:verify: no outcome of ${pact.title} was written: the run stopped early; its result is published as failed.`);
+      const passed = outcomes.filter((o) => o.status === 'passed').length;
+      console.log(
+        `pact:verify: published ${result.success ? 'success' : 'FAILURE'} for ${pact.title} (${passed}/${outcomes.length} interactions verified) as ${pact.provider} ${identity.version} on branch ${identity.branch}${identity.environment ? `, deployed to ${identity.environment}` : ''}`,
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof BrokerError)) throw error;
+    console.error(`pact:verify: publishing the results failed: ${error.message}`);
+    return 1;
+  }
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: VerifyArgs;
+  try {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      console.log(USAGE);
+      return 0;
+    }
+    args = parseVerifyArgs(argv);
+  } catch (error) {
+    if (!(error instanceof PactSourceError)) throw error;
+    console.error(`pact:verify: ${error.message}`);
+    return USAGE_EXIT_CODE;
+  }
+  if (args.mode === 'own') return verifyOwn(args.apis, args.playwright);
+
+  if (args.mode === 'broker') return verifyFromBroker(args, processEnv());
+
+  let pacts: OutsidePact[];
+  try {
+    // A file named twice (a file and its directory) is verified once.
+    const files = [...new Set(args.pacts.flatMap((source) => pactFilesIn(source)))];
+    pacts = files.map((file) => outsidePact(file, args.provider));
+  } catch (error) {
+    if (!(error instanceof PactSourceError)) throw error;
+    console.error(`pact:verify: ${error.message}`);
+    return USAGE_EXIT_CODE;
+  }
+  const config = announceTarget(
+    `pact:verify: ${pacts.map((p) => `${relative('.', p.path)} (${p.consumer} → ${p.provider}, the ${p.api} API)`).join(', ')}, with Pact's Verifier,`,
+  );
+  if (!config) return USAGE_EXIT_CODE;
+  return verifyOutside(pacts, args, runName() ?? `pact-verify-outside-${config.target}`);
+}
+
+if (import.meta.main) process.exit(await main(process.argv.slice(2)));

@@ -39,13 +39,14 @@ console.log(`recording into ${root}/ (${filtered ? 'only the tests named; other 
 // pacts are committed, so the projects that rewrite and check them (contracts-setup, -consumer, -static) need
 // not run, and media, the other dependency, is selected anyway. Extra arguments replace the file filter.
 // One worker: without the dependencies that order them, a pact verification could meet the store suites at the bucket.
-const PACT_VERIFICATIONS = ['contracts/store/verify.pact.spec.ts', 'contracts/media/verify.pact.spec.ts'];
+// And the outside consumers' pacts npm test verifies (the examples' and the held-out ones): recordings/<api>/outside/.
+const PACT_VERIFICATIONS = ['contracts/store/verify.pact.spec.ts', 'contracts/media/verify.pact.spec.ts', 'contracts/verification/outsidePacts.verify.spec.ts'];
 const selection = filtered ? process.argv.slice(2) : ['suites/store/', 'suites/media/', ...PACT_VERIFICATIONS];
 
 const started = Date.now();
 const code = await runTool(
   'playwright',
-  ['test', '--project=store', '--project=media', '--project=contracts-verify', '--no-deps', '--workers=1', ...selection],
+  ['test', '--project=store', '--project=media', '--project=contracts-verify', '--project=contracts-outside', '--no-deps', '--workers=1', ...selection],
   {
     HARNESS_TARGET: 'record',
     HARNESS_RUN_NAME: runName() ?? 'record',

@@ -4,13 +4,8 @@
  * there, or skipped with the reason); on record and replay, the live service
  * through recordings/media/contracts/.
  */
-import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { declarePactVerification } from '../verification/declarePactVerification.ts';
+import { apiTarget } from '../verification/apiTargets.ts';
 import { MEDIA_PACT } from '../pactNames.ts';
-import { mediaLiveTarget, mediaTwinTarget } from './providerStates.ts';
 
-declarePactVerification(MEDIA_PACT, 'media', () => {
-  const config = harnessConfig().media;
-  if (config.mode === 'off') return { skip: config.reason };
-  return config.mode === 'twin' ? mediaTwinTarget(config) : mediaLiveTarget(config);
-});
+declarePactVerification(MEDIA_PACT, 'media', () => apiTarget('media'));

@@ -9,25 +9,144 @@ import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { harnessConfig, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
 import { systemClock } from '../../src/clock/Clock.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 import { liveStoreProvider, twinStoreProvider, type LiveStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
 import { unavailable, type Arranged, type ProviderTarget } from '../verification/providerTarget.ts';
+import type { StateEntry } from '../verification/stateVocabulary.ts';
 
-/** The states the store pacts name: one source for the consumer tests and this table. */
+/**
+ * The store's provider-state vocabulary: the harness's own pacts and any outside consumer's name these.
+ * A state is declared in three places, each checked against the others by tests/unit/contracts/stateVocabulary.test.ts:
+ * its template here, its entry in STORE_VOCABULARY (what it does, for docs/provider-states.md), and its
+ * handler in both tables below (twin and live).
+ */
 export const STORE_STATES = {
   exists: 'store {storeId} exists',
   acceptsProducts: 'store {storeId} accepts new products',
   suspended: 'store {storeId} is suspended',
   hasProducts: 'store {storeId} has {count} products',
+  hasProduct: 'store {storeId} has product {productId}',
+  hasProductNamed: 'store {storeId} has a product named {name}',
+  hasProductWithVariants: 'store {storeId} has a product with variants',
+  hasProductWithImages: 'store {storeId} has a product with images',
   hasCategory: 'store {storeId} has category {categoryId}',
+  hasCategoryTree: 'store {storeId} has a category tree',
+  hasLeafCategory: 'store {storeId} has a leaf category',
+  hasTopLevelCategory: 'store {storeId} has a top-level category',
+  oneLanguage: 'store {storeId} has one language',
   bucketFull: 'the rate-limit bucket of store {storeId} is full',
 } as const;
+
+const STORE_ID = { storeId: 'given: the store arranged; the path reads it with fromProviderState' };
+const WRITES = 'without STORE_ALLOW_WRITES=1 (it writes to the real store)';
+
+export const STORE_VOCABULARY: readonly StateEntry[] = [
+  { name: STORE_STATES.exists, params: STORE_ID, twin: 'a fresh store with its seed catalogue', live: 'the configured store, as it is' },
+  {
+    name: STORE_STATES.acceptsProducts,
+    params: { ...STORE_ID, name: 'optional: the name the interaction creates a product with (found again on live, and deleted)' },
+    twin: 'a fresh store (deleted afterwards, with what the interaction created)',
+    live: 'the configured store; products the interaction creates with that name are deleted afterwards',
+    skippedOnLive: WRITES,
+  },
+  {
+    name: STORE_STATES.suspended,
+    params: STORE_ID,
+    twin: 'a fresh store, suspended through the control API (402 on every request)',
+    live: 'nothing: a real store cannot be suspended on demand',
+    skippedOnLive: 'always',
+  },
+  {
+    name: STORE_STATES.hasProducts,
+    params: { ...STORE_ID, count: 'how many products (exactly on the twin, at least on live)' },
+    twin: 'a fresh store with exactly {count} products',
+    live: 'reads the total count off the store',
+    skippedOnLive: 'when the store has fewer than {count} products',
+  },
+  {
+    name: STORE_STATES.hasProduct,
+    params: { ...STORE_ID, productId: "given: that product's id when the store has it, else the first product's (use fromProviderState)" },
+    twin: 'a fresh store with its seed catalogue; {productId} is the first product unless the store holds the one named',
+    live: 'reads product {productId}, else the first product',
+    skippedOnLive: 'when the store has no product',
+  },
+  {
+    name: STORE_STATES.hasProductNamed,
+    params: { ...STORE_ID, name: 'the name (in the main language)', productId: 'given: its id' },
+    twin: 'a fresh store where a product of that name is created',
+    live: 'searches the store for the name',
+    skippedOnLive: 'when no product has that name',
+  },
+  {
+    name: STORE_STATES.hasProductWithVariants,
+    params: { ...STORE_ID, productId: 'given: a product with at least two variants' },
+    twin: 'a fresh store where a product with two variants is created',
+    live: 'looks through the first 200 products for one with two or more variants',
+    skippedOnLive: 'when none of them has',
+  },
+  {
+    name: STORE_STATES.hasProductWithImages,
+    params: { ...STORE_ID, productId: 'given: a product with at least one image' },
+    twin: 'a fresh store; the seed gives every sixth product two images',
+    live: 'looks through the first 200 products for one with an image',
+    skippedOnLive: 'when none of them has',
+  },
+  {
+    name: STORE_STATES.hasCategory,
+    params: { ...STORE_ID, categoryId: "given: a category's id (the first one)" },
+    twin: 'a fresh store with its seed category tree',
+    live: 'reads the first category',
+    skippedOnLive: 'when the store has no category',
+  },
+  {
+    name: STORE_STATES.hasCategoryTree,
+    params: { ...STORE_ID, categoryId: 'given: a top-level category that has subcategories' },
+    twin: 'a fresh store with a three-level category tree',
+    live: 'looks through the first 200 categories for a top-level one with subcategories',
+    skippedOnLive: 'when the categories are flat',
+  },
+  {
+    name: STORE_STATES.hasLeafCategory,
+    params: { ...STORE_ID, categoryId: 'given: a category without subcategories, under a parent' },
+    twin: 'a fresh store with a three-level category tree',
+    live: 'looks through the first 200 categories for a leaf under a parent',
+    skippedOnLive: 'when there is none',
+  },
+  {
+    name: STORE_STATES.hasTopLevelCategory,
+    params: { ...STORE_ID, categoryId: 'given: a category whose parent is null' },
+    twin: 'a fresh store with its seed category tree',
+    live: 'reads the first 200 categories for one whose parent is null',
+    skippedOnLive: 'when the store has no category',
+  },
+  {
+    name: STORE_STATES.oneLanguage,
+    params: { ...STORE_ID, language: 'given: its one language' },
+    twin: 'a fresh single-language store (pt)',
+    live: "reads the store's languages",
+    skippedOnLive: 'when the store has more than one language',
+  },
+  {
+    name: STORE_STATES.bucketFull,
+    params: STORE_ID,
+    twin: 'a fresh store whose bucket is filled with 40 requests; its clock stands still, so it stays full',
+    live: 'nothing: filling a real bucket spends 40 requests and holds every client of the store back for 20 s',
+    skippedOnLive: 'always',
+  },
+];
 
 export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
   const provider = twinStoreProvider(config, 'mock');
   const control = provider.control!;
   // Unpaced, on the wall clock: the twin store's own virtual clock never moves, so a full bucket stays full.
   const client = (store: ProviderStore) => store.client({ pace: false, clock: systemClock });
-  const fresh = (products?: number): Promise<ProviderStore> => provider.openStore(products === undefined ? {} : { products });
+  const fresh = (options: CreateStoreOptions = {}): Promise<ProviderStore> => provider.openStore(options);
+  /** The first page of a fresh store's categories (the seed's are fewer than 200). */
+  const categories = async (store: ProviderStore) => (await client(store).listCategories({ per_page: 200 })).items;
+  const pick = <T extends { id: number }>(found: T | undefined, what: string, values: (item: T) => Record<string, number>) => {
+    if (!found) throw new Error(`the store twin made a store without ${what}: its seed changed; fix the seed or this state`);
+    return values(found);
+  };
   const arranged = (store: ProviderStore, values: Record<string, number> = {}): Arranged => ({
     values: { storeId: Number(store.storeId), ...values },
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${store.token}` },
@@ -35,7 +154,9 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
   });
   return {
     name: 'store twin',
+    kind: 'twin',
     baseUrl: config.twinUrl,
+    vocabulary: STORE_VOCABULARY,
     states: {
       [STORE_STATES.exists]: async () => arranged(await fresh()),
       [STORE_STATES.acceptsProducts]: async () => arranged(await fresh()),
@@ -44,12 +165,78 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
         await control.suspend(Number(store.storeId));
         return arranged(store);
       },
-      [STORE_STATES.hasProducts]: async ({ count }) => arranged(await fresh(Number(count))),
+      [STORE_STATES.hasProducts]: async ({ count }) => arranged(await fresh({ products: Number(count) })),
+      [STORE_STATES.hasProduct]: async ({ productId }) => {
+        const store = await fresh();
+        const api = client(store);
+        const named =
+          productId === undefined
+            ? undefined
+            : (await api.send({ method: 'GET', path: `/products/${encodeURIComponent(String(productId))}`, retry: false })).status;
+        if (named === 200) return arranged(store, { productId: Number(productId) });
+        const [first] = (await api.listProducts({ per_page: 1 })).items;
+        return arranged(
+          store,
+          pick(first, 'products', (p) => ({ productId: p.id })),
+        );
+      },
+      [STORE_STATES.hasProductNamed]: async ({ name }) => {
+        const store = await fresh();
+        const made = await client(store).createProduct({ name: { [store.mainLanguage]: String(name) } });
+        return arranged(store, { productId: made.id });
+      },
+      [STORE_STATES.hasProductWithVariants]: async () => {
+        const store = await fresh();
+        const made = await client(store).createProduct({
+          name: { [store.mainLanguage]: 'Two-variant product' },
+          variants: [
+            { price: '10.00', sku: 'STATE-VARIANT-1' },
+            { price: '12.00', sku: 'STATE-VARIANT-2' },
+          ],
+        });
+        return arranged(store, { productId: made.id });
+      },
+      [STORE_STATES.hasProductWithImages]: async () => {
+        const store = await fresh();
+        const { items } = await client(store).listProducts({ per_page: 50 });
+        return arranged(
+          store,
+          pick(items.find(hasImages), 'a product with images', (p) => ({ productId: p.id })),
+        );
+      },
       [STORE_STATES.hasCategory]: async () => {
         const store = await fresh();
         const [category] = (await client(store).listCategories({ per_page: 1 })).items;
         if (!category) throw new Error('the store twin made a store without categories: its seed changed; fix the seed or this state');
         return arranged(store, { categoryId: category.id });
+      },
+      [STORE_STATES.hasCategoryTree]: async () => {
+        const store = await fresh({ categoryTree: 'three-level' });
+        const tree = (await categories(store)).find((c) => c.parent === null && c.subcategories.length > 0);
+        return arranged(
+          store,
+          pick(tree, 'a category tree', (c) => ({ categoryId: c.id })),
+        );
+      },
+      [STORE_STATES.hasLeafCategory]: async () => {
+        const store = await fresh({ categoryTree: 'three-level' });
+        const leaf = (await categories(store)).find((c) => c.parent !== null && c.subcategories.length === 0);
+        return arranged(
+          store,
+          pick(leaf, 'a leaf category', (c) => ({ categoryId: c.id })),
+        );
+      },
+      [STORE_STATES.hasTopLevelCategory]: async () => {
+        const store = await fresh();
+        const top = (await categories(store)).find((c) => c.parent === null);
+        return arranged(
+          store,
+          pick(top, 'a top-level category', (c) => ({ categoryId: c.id })),
+        );
+      },
+      [STORE_STATES.oneLanguage]: async () => {
+        const store = await fresh({ preset: 'single-language' });
+        return { ...arranged(store), values: { storeId: Number(store.storeId), language: store.mainLanguage } };
       },
       [STORE_STATES.bucketFull]: async () => {
         // A virtual clock that never moves: nothing leaks, so the bucket stays full for the pact's request.
@@ -65,6 +252,12 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
   };
 }
 
+const listOf = (product: object, field: string): unknown[] => {
+  const value = (product as Record<string, unknown>)[field];
+  return Array.isArray(value) ? value : [];
+};
+const hasImages = (product: { id: number }) => listOf(product, 'images').length > 0;
+
 /** This worker's live store: one pacer must see every request the verification sends to the one bucket. */
 let liveProvider: { readonly key: string; readonly provider: LiveStoreProvider } | undefined;
 
@@ -79,6 +272,7 @@ function liveStoreClient(config: LiveStoreConfig): StoreClient {
 export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
   const api = liveStoreClient(config);
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
+  const found = (values: Record<string, number>): Arranged => ({ values: { ...store.values, ...values } });
   const productNamed = async (name: string) => {
     const ids: number[] = [];
     for await (const product of api.iterateProducts({ q: name, per_page: 200 })) ids.push(product.id);
@@ -86,7 +280,9 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
   };
   return {
     name: 'live store',
+    kind: 'live',
     baseUrl: config.apiUrl,
+    vocabulary: STORE_VOCABULARY,
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${config.token}`, 'User-Agent': config.userAgent },
     // The Verifier's request is not paced like the clients': it waits for room, and the pacer counts it until its
     // answer, so the pact is not refused for the rate (store.ratelimit.bucket-429), nor the teardown after it.
@@ -112,9 +308,46 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
           ? store
           : unavailable(`the store has ${total} products and the pact needs at least ${count}: add products to the sandbox store`);
       },
+      [STORE_STATES.hasProduct]: async ({ productId }) => {
+        const named =
+          productId === undefined ? undefined : await api.send({ method: 'GET', path: `/products/${encodeURIComponent(String(productId))}`, retry: false });
+        if (named?.status === 200) return found({ productId: Number(productId) });
+        const [first] = (await api.listProducts({ per_page: 1 })).items;
+        return first ? found({ productId: first.id }) : unavailable('the store has no product: add one to the sandbox store');
+      },
+      [STORE_STATES.hasProductNamed]: async ({ name }) => {
+        const [id] = await productNamed(String(name));
+        return id === undefined ? unavailable(`no product in the store is named "${String(name)}": add one to the sandbox store`) : found({ productId: id });
+      },
+      [STORE_STATES.hasProductWithVariants]: async () => {
+        const product = (await api.listProducts({ per_page: 200 })).items.find((p) => listOf(p, 'variants').length > 1);
+        return product ? found({ productId: product.id }) : unavailable('none of the first 200 products has two variants: add one to the sandbox store');
+      },
+      [STORE_STATES.hasProductWithImages]: async () => {
+        const product = (await api.listProducts({ per_page: 200 })).items.find(hasImages);
+        return product ? found({ productId: product.id }) : unavailable('none of the first 200 products has an image: add one to the sandbox store');
+      },
       [STORE_STATES.hasCategory]: async () => {
         const [category] = (await api.listCategories({ per_page: 1 })).items;
-        return category ? { values: { ...store.values, categoryId: category.id } } : unavailable('the store has no category: create one in the sandbox store');
+        return category ? found({ categoryId: category.id }) : unavailable('the store has no category: create one in the sandbox store');
+      },
+      [STORE_STATES.hasCategoryTree]: async () => {
+        const tree = (await api.listCategories({ per_page: 200 })).items.find((c) => c.parent === null && c.subcategories.length > 0);
+        return tree ? found({ categoryId: tree.id }) : unavailable("no top-level category of the first 200 has subcategories: the store's categories are flat");
+      },
+      [STORE_STATES.hasLeafCategory]: async () => {
+        const leaf = (await api.listCategories({ per_page: 200 })).items.find((c) => c.parent !== null && c.subcategories.length === 0);
+        return leaf ? found({ categoryId: leaf.id }) : unavailable('no category of the first 200 is a leaf under a parent');
+      },
+      [STORE_STATES.hasTopLevelCategory]: async () => {
+        const top = (await api.listCategories({ per_page: 200 })).items.find((c) => c.parent === null);
+        return top ? found({ categoryId: top.id }) : unavailable('the store has no category: create one in the sandbox store');
+      },
+      [STORE_STATES.oneLanguage]: async () => {
+        const info = await api.getStore();
+        return info.languages.length === 1
+          ? { values: { ...store.values, language: info.mainLanguage } }
+          : unavailable(`the store has ${info.languages.length} languages (${info.languages.join(', ')}), not one`);
       },
       [STORE_STATES.bucketFull]: async () =>
         unavailable(

@@ -4,13 +4,8 @@
  * (states read off the configured store, or skipped with the reason); on
  * record and replay, the live store through recordings/store/contracts/.
  */
-import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { declarePactVerification } from '../verification/declarePactVerification.ts';
-import { storeLiveTarget, storeTwinTarget } from './providerStates.ts';
+import { apiTarget } from '../verification/apiTargets.ts';
 import { STORE_PACT } from '../pactNames.ts';
 
-declarePactVerification(STORE_PACT, 'store', () => {
-  const config = harnessConfig().store;
-  if (config.mode === 'off') return { skip: config.reason };
-  return config.mode === 'twin' ? storeTwinTarget(config) : storeLiveTarget(config);
-});
+declarePactVerification(STORE_PACT, 'store', () => apiTarget('store'));

@@ -16,15 +16,32 @@ import { pactPath, readPact, type PactNames } from './pactFile.ts';
 import type { ProviderTarget } from './providerTarget.ts';
 import { openRecordedProvider } from './recordedProvider.ts';
 import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
+import { resolveStates } from './stateVocabulary.ts';
+
+export interface VerificationOptions {
+  /** The describe title (default `consumer → provider`): the report's first line about this pact. */
+  readonly title?: string;
+  /** Where its cassettes are under recordings/<api>/ (default `contracts`). */
+  readonly suite?: string;
+  /** The command that records this pact's interactions, for the message when a replay finds none. */
+  readonly recordWith?: string;
+  /** Whether a test checks that the file verified is the whole file this run's consumer tests wrote (the harness's own pacts). */
+  readonly wholeFile?: boolean;
+}
 
 /** `api` names the recordings the pact's provider is recorded in and replayed from. */
 /** `target` gives `{ skip }` when the run leaves this API out (a one-API live run): every interaction is skipped with that reason. */
-export function declarePactVerification(names: PactNames, api: RecordingApi, target: () => ProviderTarget | { skip: string }): void {
+export function declarePactVerification(
+  names: PactNames,
+  api: RecordingApi,
+  target: () => ProviderTarget | { skip: string } | Promise<ProviderTarget | { skip: string }>,
+  options: VerificationOptions = {},
+): void {
   // The interactions are listed when Playwright loads the file; each test reads the pact again,
   // because the consumer tests of this same run rewrite it before verification starts.
   const listed = readPact(names).interactions.map((interaction) => interaction.description);
 
-  test.describe(`${names.consumer} → ${names.provider}`, () => {
+  test.describe(options.title ?? `${names.consumer} → ${names.provider}`, () => {
     for (const description of listed) {
       test(description, async ({}, testInfo) => {
         const pact = readPact(names);
@@ -33,12 +50,20 @@ export function declarePactVerification(names: PactNames, api: RecordingApi, tar
           interaction,
           `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`,
         ).toBeDefined();
-        const chosen = target();
+        const chosen = await target();
         if ('skip' in chosen) return test.skip(true, chosen.skip);
         const live = chosen;
+        // An unknown provider state fails here, before a recording is opened or a request sent.
+        resolveStates(live.vocabulary, live.name, interaction!);
         // Undefined on the twins and replays, which cost nothing.
         const guard = liveRequestGuard();
-        const recorded = await openRecordedProvider({ api, test: description, target: live });
+        const recorded = await openRecordedProvider({
+          api,
+          test: description,
+          target: live,
+          ...(options.suite ? { suite: options.suite } : {}),
+          ...(options.recordWith ? { recordWith: options.recordWith } : {}),
+        });
         const provider = recorded?.target ?? live;
         testInfo.annotations.push({ type: 'provider', description: recorded?.describe ?? `${provider.name} at ${provider.baseUrl}` });
         try {
@@ -68,6 +93,7 @@ export function declarePactVerification(names: PactNames, api: RecordingApi, tar
       });
     }
 
+    if (options.wholeFile === false) return;
     test('every interaction the consumer tests wrote is verified', ({}, testInfo) => {
       // Sends nothing: its zero keeps it out of the budget line's "not counted".
       chargeToBudget(liveRequestGuard(), api, testInfo);

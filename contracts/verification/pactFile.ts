@@ -11,6 +11,8 @@ export interface PactNames {
   readonly consumer: string;
   readonly provider: string;
   readonly dir: string;
+  /** The file, when it is not named `<consumer>-<provider>.json` (a pact from outside the harness). */
+  readonly path?: string;
 }
 
 export interface PactProviderState {
@@ -43,7 +45,7 @@ export interface PactDocument {
 
 /** Where Pact writes the pact between these two: `<dir>/<consumer>-<provider>.json`. */
 export function pactPath(names: PactNames): string {
-  return resolve(names.dir, `${names.consumer}-${names.provider}.json`);
+  return names.path ? resolve(names.path) : resolve(names.dir, `${names.consumer}-${names.provider}.json`);
 }
 
 /** Reads and checks a pact file: it must exist and be a V4 pact with interactions. */

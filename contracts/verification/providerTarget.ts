@@ -3,6 +3,7 @@
  * provider state the pacts name, how to arrange it there. One table per API
  * and target (contracts/<api>/providerStates.ts) is the only place states live.
  */
+import type { StateEntry } from './stateVocabulary.ts';
 
 /** What arranging a state gave: values for the pact's provider-state expressions, headers for the request, and how to undo it. */
 export interface Arranged {
@@ -24,9 +25,13 @@ export type Arrange = (params: Record<string, unknown>) => Promise<Arranged | Un
 export interface ProviderTarget {
   /** Which target this is, for reports (`twin`, `live`). */
   readonly name: string;
+  /** Whether the states are arranged on a twin or found on a real service (also when it is recorded or replayed). */
+  readonly kind: 'twin' | 'live';
   /** Origin (and any path before the pact's paths) of the provider. */
   readonly baseUrl: string;
-  /** How each state the pacts name is arranged here; a state missing from the table fails with the fix. */
+  /** The states a pact may name here, documented (docs/provider-states.md); a pact's state is matched against these. */
+  readonly vocabulary: readonly StateEntry[];
+  /** How each state of the vocabulary is arranged here, by its template. */
   readonly states: Readonly<Record<string, Arrange>>;
   /** Headers every request carries (e.g. the live token), under the state's own. */
   readonly headers?: Record<string, string>;

@@ -15,6 +15,7 @@
  * recording breaks the contract), unless the Verifier sent a request nothing
  * was recorded for: then the recording is stale, which is said instead.
  */
+import { existsSync } from 'node:fs';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { cassettePaths, readCassette, recordingsDir, type RecordingApi } from '../../src/recording/cassette.ts';
 import { startRecordingProxy } from '../../src/recording/recordingProxy.ts';
@@ -64,12 +65,20 @@ function rebase(baseUrl: string, served: string): string {
  * answers the target the Verifier is to use; on other targets, undefined (the
  * Verifier goes straight to `target`).
  */
-export async function openRecordedProvider(options: { api: RecordingApi; test: string; target: ProviderTarget }): Promise<RecordedProvider | undefined> {
+export async function openRecordedProvider(options: {
+  api: RecordingApi;
+  test: string;
+  target: ProviderTarget;
+  /** Default CONTRACTS_SUITE; an outside consumer's pacts have a folder of their own. */
+  suite?: string;
+  /** The command that records this interaction, named when a replay finds no recording of it. */
+  recordWith?: string;
+}): Promise<RecordedProvider | undefined> {
   const mode = harnessConfig().target;
   if (mode !== 'record' && mode !== 'replay') return undefined;
   const { api, target } = options;
-  const id: CassetteId = { root: recordingsDir(), api, suite: CONTRACTS_SUITE, test: options.test };
-  return mode === 'record' ? record(id, target) : replay(id, target);
+  const id: CassetteId = { root: recordingsDir(), api, suite: options.suite ?? CONTRACTS_SUITE, test: options.test };
+  return mode === 'record' ? record(id, target) : replay(id, target, options.recordWith ?? 'npm run record');
 }
 
 async function record(id: CassetteId, target: ProviderTarget): Promise<RecordedProvider> {
@@ -92,8 +101,15 @@ async function record(id: CassetteId, target: ProviderTarget): Promise<RecordedP
   };
 }
 
-async function replay(id: CassetteId, target: ProviderTarget): Promise<RecordedProvider> {
+async function replay(id: CassetteId, target: ProviderTarget, recordWith: string): Promise<RecordedProvider> {
   const { raw } = cassettePaths(id.root, id.api, id.suite, id.test);
+  // Nothing to answer from: said at once, before a state is arranged or a request sent.
+  if (!existsSync(raw)) {
+    throw new Error(
+      `Not verified: the interaction "${id.test}" was never recorded, so the replay cannot answer it (no ${raw}). ` +
+        `A replay answers only what was recorded on the live service. Fix: record it, with the live variables set: ${recordWith}.`,
+    );
+  }
   // Lockdown: the recorded origin answers from the cassette, anything else is refused.
   await lockDownNetwork([new URL(target.baseUrl).origin]);
   const session = await startReplay(id);

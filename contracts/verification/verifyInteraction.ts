@@ -11,6 +11,8 @@ import { Verifier } from '@pact-foundation/pact';
 import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
 import { isUnavailable, type Arranged, type ProviderTarget } from './providerTarget.ts';
+import { resolveStates } from './stateVocabulary.ts';
+import { setProcessVariable } from '../../src/config/env.ts';
 
 export type VerificationOutcome = { readonly status: 'verified'; readonly report: string } | { readonly status: 'skipped'; readonly reason: string };
 
@@ -24,6 +26,11 @@ export class PactMismatchError extends Error {
     this.report = report;
   }
 }
+
+// Pact's Verifier adds the pacts of any broker PACT_BROKER_BASE_URL names to the one-interaction pact it is given
+// (and then fails on a broker that has none). The harness fetches from and publishes to a broker itself
+// (contracts/broker/), so a broker configured for pact:publish or pact:verify --broker must not reach the Verifier.
+for (const name of ['PACT_BROKER_BASE_URL', 'PACT_BROKER_TOKEN', 'PACT_BROKER_USERNAME', 'PACT_BROKER_PASSWORD']) setProcessVariable(name, '');
 
 // The path Pact's Verifier posts state changes to; the request filter must leave those alone.
 const STATE_SETUP_PATH = '/_pactSetup';
@@ -40,6 +47,8 @@ export async function verifyInteraction(options: {
   budget?: { readonly guard: LiveRequestGuard; readonly api: LiveApi };
 }): Promise<VerificationOutcome> {
   const { pact, interaction, target, budget } = options;
+  // Before anything is sent: a state the vocabulary does not know fails here, naming the known ones and the closest.
+  const states = resolveStates(target.vocabulary, target.name, interaction);
   // Live and record: an interaction that writes is skipped without the API's write flag, before any state is arranged.
   // (The request filter below refuses it anyway, should one slip through.)
   if (budget && isWriteMethod(interaction.request.method) && !budget.guard.writes[budget.api]) {
@@ -50,15 +59,15 @@ export async function verifyInteraction(options: {
   }
   const arranged: Arranged[] = [];
   try {
-    for (const state of interaction.providerStates ?? []) {
-      const arrange = target.states[state.name];
+    for (const state of states) {
+      const arrange = target.states[state.entry.name];
       if (!arrange) {
         throw new Error(
-          `No way to arrange the provider state "${state.name}" on the ${target.name}. Fix: add it to the state table of this API (contracts/<api>/providerStates.ts).`,
+          `No way to arrange the provider state "${state.entry.name}" on the ${target.name}. Fix: add it to the state table of this API (contracts/<api>/providerStates.ts).`,
         );
       }
-      const result = await arrange(state.params ?? {});
-      if (isUnavailable(result)) return { status: 'skipped', reason: `state "${state.name}": ${result.skip}` };
+      const result = await arrange(state.params);
+      if (isUnavailable(result)) return { status: 'skipped', reason: `state "${state.entry.name}": ${result.skip}` };
       arranged.push(result);
     }
     const values = Object.assign({}, ...arranged.map((a) => a.values ?? {})) as Record<string, string | number | boolean>;

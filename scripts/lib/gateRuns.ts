@@ -12,7 +12,7 @@ export const GATE_RUNS = ['gate-unit', 'gate-mock', 'gate-record', 'gate-replay'
  * tests fill it. `self-tests` (the harness's own negative controls: broken
  * providers and broken twins) runs here only: npm run verify leaves it out.
  */
-export const API_PROJECTS = ['contracts-*', 'store', 'media', 'properties', 'storefront', 'self-tests'] as const;
+export const API_PROJECTS = ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'] as const;
 
 /** Playwright's project filter: a name, or a pattern where `*` is any text; case-insensitive. */
 export function projectMatches(pattern: string, project: string): boolean {

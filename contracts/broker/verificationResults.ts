@@ -1,0 +1,68 @@
+/**
+ * What a verification run found, per pact, as a broker takes it. Each test of
+ * the outside verification writes its interaction's outcome to this run's
+ * folder when it ends (outsidePacts.verify.spec.ts), whatever reporters the run
+ * has, so the result published is exactly what the report and the exit code say.
+ * An interaction that was skipped was not verified: its pact does not pass.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runName } from '../../src/config/env.ts';
+import type { VerificationResult } from './BrokerClient.ts';
+
+export interface InteractionOutcome {
+  /** The pact's title in the report (`consumer → provider`, with the version a broker gave). */
+  readonly pact: string;
+  readonly description: string;
+  readonly status: 'passed' | 'failed' | 'skipped';
+  /** Why it failed or was skipped (the test's error, Pact's mismatch first). */
+  readonly reason?: string;
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** This run's outcomes folder. */
+export function outcomesDir(run = runName() ?? 'default'): string {
+  return resolve('reports/pact-verify', run, 'outcomes');
+}
+
+/** Records one interaction's outcome (one file per test: workers never share a file). */
+export function writeOutcome(outcome: InteractionOutcome, run?: string): void {
+  const dir = outcomesDir(run);
+  mkdirSync(dir, { recursive: true });
+  const name = createHash('sha256').update(`${outcome.pact}\n${outcome.description}`).digest('hex').slice(0, 16);
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...outcome, ...(outcome.reason ? { reason: outcome.reason.replace(ANSI, '') } : {}) }));
+}
+
+/** The outcome of each interaction of the pact titled `pact`, as this run's tests wrote them. */
+export function interactionOutcomes(pact: string, run?: string): InteractionOutcome[] {
+  const dir = outcomesDir(run);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)
+    .filter((outcome) => outcome.pact === pact)
+    .sort((a, b) => a.description.localeCompare(b.description));
+}
+
+/** The body of a verification result (pb:publish-verification-results) for one pact. */
+export function verificationResult(
+  outcomes: readonly InteractionOutcome[],
+  providerVersion: string,
+  verifier: { version: string; buildUrl?: string },
+): VerificationResult {
+  return {
+    success: outcomes.length > 0 && outcomes.every((o) => o.status === 'passed'),
+    providerApplicationVersion: providerVersion,
+    ...(verifier.buildUrl ? { buildUrl: verifier.buildUrl } : {}),
+    testResults: outcomes.map((o) => ({
+      interactionDescription: o.description,
+      success: o.status === 'passed',
+      ...(o.status === 'passed'
+        ? {}
+        : { mismatches: [{ attribute: o.status === 'skipped' ? 'not verified' : 'verification', description: o.reason ?? o.status }] }),
+    })),
+    verifiedBy: { implementation: 'api-contract-harness (Pact JS Verifier)', version: verifier.version },
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * A local stand-in for a Pact Broker, speaking the HAL API for exactly the
+ * requests the harness's broker clients send (Pact's Rust CLI for publish and
+ * can-i-deploy, contracts/broker/BrokerClient.ts for verification), as the
+ * broker documents them. It keeps what is published, answers the pacts for
+ * verification from it, keeps the verification results, deployments, branches
+ * and tags, and answers the matrix from them. Every request is recorded.
+ */
+import { startScriptedServer, type RecordedRequest, type Reply, type ScriptedServer } from '../support/scriptedServer.ts';
+
+export interface PublishedPact {
+  readonly consumer: string;
+  readonly provider: string;
+  readonly version: string;
+  readonly branch: string;
+  readonly id: number;
+  readonly content: Record<string, unknown>;
+}
+
+export interface PublishedResult {
+  readonly consumer: string;
+  readonly consumerVersion: string;
+  readonly provider: string;
+  readonly body: { success: boolean; providerApplicationVersion: string; testResults: { interactionDescription: string; success: boolean }[] };
+}
+
+export interface BrokerStandIn extends ScriptedServer {
+  readonly pacts: PublishedPact[];
+  readonly results: PublishedResult[];
+  /** `provider version → environment names` it was recorded deployed to. */
+  readonly deployments: { pacticipant: string; version: string; environment: string; applicationInstance?: string }[];
+  readonly branches: { pacticipant: string; branch: string; version: string }[];
+  readonly tags: { pacticipant: string; version: string; tag: string }[];
+}
+
+const ENVIRONMENTS = [
+  { name: 'production', uuid: 'e-production' },
+  { name: 'twin-gate', uuid: 'e-twin-gate' },
+];
+
+export async function startBrokerStandIn(): Promise<BrokerStandIn> {
+  const pacts: PublishedPact[] = [];
+  const results: PublishedResult[] = [];
+  const deployments: BrokerStandIn['deployments'] = [];
+  const branches: BrokerStandIn['branches'] = [];
+  const tags: BrokerStandIn['tags'] = [];
+  let origin = '';
+  const link = (path: string, extra: Record<string, unknown> = {}) => ({ href: `${origin}${path}`, ...extra });
+  const pactPath = (pact: PublishedPact) =>
+    `/pacts/provider/${encodeURIComponent(pact.provider)}/consumer/${encodeURIComponent(pact.consumer)}/pact-version/${pact.id}`;
+
+  const handler = (request: RecordedRequest): Reply => {
+    const url = new URL(request.url, 'http://stand-in');
+    const path = decodeURIComponent(url.pathname);
+    // Split before decoding: a branch may hold a slash (feat/x, sent as feat%2Fx).
+    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    if (request.method === 'GET' && path === '/') {
+      return {
+        json: {
+          _links: {
+            'pb:publish-contracts': link('/contracts/publish'),
+            'pb:provider-pacts-for-verification': link('/pacts/provider/{provider}/for-verification', { templated: true }),
+            'pb:pacticipant': link('/pacticipants/{pacticipant}', { templated: true }),
+            'pb:environments': link('/environments'),
+          },
+        },
+      };
+    }
+    if (request.method === 'POST' && path === '/contracts/publish') {
+      const body = JSON.parse(request.body) as {
+        pacticipantName: string;
+        pacticipantVersionNumber: string;
+        branch: string;
+        contracts: { providerName: string; content: string }[];
+      };
+      for (const contract of body.contracts) {
+        pacts.push({
+          consumer: body.pacticipantName,
+          provider: contract.providerName,
+          version: body.pacticipantVersionNumber,
+          branch: body.branch,
+          id: pacts.length + 1,
+          content: JSON.parse(Buffer.from(contract.content, 'base64').toString('utf8')) as Record<string, unknown>,
+        });
+      }
+      return {
+        json: {
+          notices: [{ type: 'success', text: `stand-in: stored ${body.pacticipantName} ${body.pacticipantVersionNumber}` }],
+          logs: [],
+          _embedded: {
+            pacticipant: { name: body.pacticipantName, _links: { self: link('/pacticipants/x') } },
+            version: { number: body.pacticipantVersionNumber, _links: { self: link('/version') } },
+          },
+          _links: {
+            'pb:contracts': [link('/pact')],
+            'pb:pacticipant': link('/pacticipant'),
+            'pb:pacticipant-version': link('/version'),
+            'pb:pacticipant-version-tags': [],
+          },
+        },
+      };
+    }
+    // POST /pacts/provider/{provider}/for-verification
+    if (request.method === 'POST' && parts[0] === 'pacts' && parts[3] === 'for-verification') {
+      const provider = parts[2]!;
+      const { consumerVersionSelectors } = JSON.parse(request.body) as {
+        consumerVersionSelectors: { mainBranch?: boolean; branch?: string; consumer?: string }[];
+      };
+      const chosen = pacts.filter(
+        (pact) =>
+          pact.provider === provider &&
+          consumerVersionSelectors.some(
+            (s) =>
+              (!s.consumer || s.consumer === pact.consumer) &&
+              ((s.mainBranch && pact.branch === 'main') || (s.branch !== undefined && s.branch === pact.branch)),
+          ),
+      );
+      return {
+        json: {
+          _embedded: {
+            pacts: chosen.map((pact) => ({
+              shortDescription: `latest from branch ${pact.branch}`,
+              verificationProperties: { pending: false, notices: [] },
+              _links: { self: link(pactPath(pact), { name: `Pact between ${pact.consumer} (${pact.version}) and ${pact.provider}` }) },
+            })),
+          },
+          _links: { self: link(path) },
+        },
+      };
+    }
+    // GET /pacts/provider/{p}/consumer/{c}/pact-version/{id}, POST …/verification-results
+    if (parts[0] === 'pacts' && parts[3] === 'consumer' && parts[5] === 'pact-version') {
+      const pact = pacts.find((p) => p.id === Number(parts[6]));
+      if (!pact) return { status: 404, json: {} };
+      if (request.method === 'GET' && parts.length === 7) {
+        return {
+          json: {
+            ...pact.content,
+            _links: {
+              self: link(pactPath(pact)),
+              'pb:provider': link(`/pacticipants/${encodeURIComponent(pact.provider)}`),
+              'pb:publish-verification-results': link(`${pactPath(pact)}/verification-results`),
+            },
+          },
+        };
+      }
+      if (request.method === 'POST' && parts[7] === 'verification-results') {
+        results.push({
+          consumer: pact.consumer,
+          consumerVersion: pact.version,
+          provider: pact.provider,
+          body: JSON.parse(request.body) as PublishedResult['body'],
+        });
+        return { status: 201, json: { success: true } };
+      }
+    }
+    if (parts[0] === 'pacticipants' && parts.length === 2 && request.method === 'GET') {
+      const name = encodeURIComponent(parts[1]!);
+      return {
+        json: {
+          name: parts[1],
+          _links: {
+            'pb:version': link(`/pacticipants/${name}/versions/{version}`, { templated: true }),
+            'pb:version-tag': link(`/pacticipants/${name}/versions/{version}/tags/{tag}`, { templated: true }),
+            'pb:branch-version': link(`/pacticipants/${name}/branches/{branch}/versions/{version}`, { templated: true }),
+          },
+        },
+      };
+    }
+    if (parts[0] === 'pacticipants' && parts[2] === 'branches' && parts[4] === 'versions' && request.method === 'PUT') {
+      branches.push({ pacticipant: parts[1]!, branch: parts[3]!, version: parts[5]! });
+      return { json: {} };
+    }
+    if (parts[0] === 'pacticipants' && parts[2] === 'versions' && parts[4] === 'tags' && request.method === 'PUT') {
+      tags.push({ pacticipant: parts[1]!, version: parts[3]!, tag: parts[5]! });
+      return { status: 201, json: {} };
+    }
+    if (parts[0] === 'pacticipants' && parts[2] === 'versions' && parts.length === 4 && request.method === 'GET') {
+      const base = `/pacticipants/${encodeURIComponent(parts[1]!)}/versions/${encodeURIComponent(parts[3]!)}`;
+      return {
+        json: {
+          number: parts[3],
+          _links: {
+            'pb:record-deployment': ENVIRONMENTS.map((e) =>
+              link(`${base}/deployed-versions/environment/${e.uuid}`, { name: e.name, title: `Record deployment to ${e.name}` }),
+            ),
+          },
+        },
+      };
+    }
+    if (parts[0] === 'pacticipants' && parts[4] === 'deployed-versions' && request.method === 'POST') {
+      const environment = ENVIRONMENTS.find((e) => e.uuid === parts[6])!.name;
+      const { applicationInstance } = JSON.parse(request.body || '{}') as { applicationInstance?: string };
+      deployments.push({ pacticipant: parts[1]!, version: parts[3]!, environment, ...(applicationInstance ? { applicationInstance } : {}) });
+      return { status: 201, json: {} };
+    }
+    // GET /matrix?q[][pacticipant]=…&q[][version]=…&environment=…: deployable when every named version's pacts have a
+    // passing result from a provider version deployed to that environment (any provider version without one).
+    if (request.method === 'GET' && path === '/matrix') {
+      const names = url.searchParams.getAll('q[][pacticipant]');
+      const versions = url.searchParams.getAll('q[][version]');
+      const environment = url.searchParams.get('environment');
+      const deployedThere = (provider: string, version: string) =>
+        !environment || deployments.some((d) => d.pacticipant === provider && d.version === version && d.environment === environment);
+      const rows = names.map((name, i) => {
+        const relevant = results.filter(
+          (r) => r.consumer === name && r.consumerVersion === versions[i] && deployedThere(r.provider, r.body.providerApplicationVersion),
+        );
+        return { name, version: versions[i], ok: relevant.length > 0 && relevant.at(-1)!.body.success };
+      });
+      const deployable = rows.every((row) => row.ok);
+      const failing = rows.filter((row) => !row.ok).map((row) => `${row.name} ${row.version}`);
+      return {
+        json: {
+          summary: {
+            deployable,
+            reason: deployable ? 'stand-in: all verified' : `stand-in: no passing verification for ${failing.join(', ')}`,
+            success: rows.length - failing.length,
+            failed: failing.length,
+            unknown: 0,
+          },
+          matrix: [],
+        },
+      };
+    }
+    return { status: 404, json: { error: `stand-in: no ${request.method} ${path}` } };
+  };
+  const server = await startScriptedServer(handler, {
+    contentType: 'application/hal+json',
+    headersOf: (req) => ({ authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? '' }),
+  });
+  origin = server.origin;
+  return Object.assign(server, { pacts, results, deployments, branches, tags });
+}
