@@ -3,7 +3,7 @@
  * wall time, then each run's projects from the JSON reports: tests, property
  * cases, when the project ran within its run and how long its tests took.
  * `node bench/gateTime.ts`, or the `gate` part of `npm run bench`. A
- * benchmark: the target (under 90 s) is printed as met or MISSED, not asserted.
+ * benchmark: the target (under 60 s, and the CPU budget) is printed as met or MISSED, not asserted.
  * Progress goes to stderr, the table to stdout, as in the other parts.
  */
 import { spawn } from 'node:child_process';
@@ -12,8 +12,23 @@ import { availableParallelism } from 'node:os';
 import { GATE_RUNS } from '../scripts/lib/gateRuns.ts';
 import { processEnv } from '../src/config/env.ts';
 
-const TARGET_SECONDS = 90;
+const TARGET_SECONDS = 60;
 const LOG = 'reports/bench/gate.log';
+
+/**
+ * The figure to hold is the gate's CPU, not its wall time (which this 2-core VM's noise moves by 30%).
+ * The budget was set for these runs and projects: tests/unit/ci/gateRuns.test.ts fails when the gate's
+ * change and these do not, so a new run or project brings the budget up for review with it.
+ */
+export const GATE_BUDGET = {
+  cpuSeconds: 130,
+  projects: {
+    'gate-unit': ['unit'],
+    'gate-mock': ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'],
+    'gate-record': ['store', 'media', 'properties', 'contracts-verify', 'contracts-outside'],
+    'gate-replay': ['store', 'media', 'contracts-verify', 'contracts-outside'],
+  },
+} as const;
 
 interface JsonResult {
   status: string;
@@ -153,6 +168,8 @@ export async function gateTime(): Promise<void> {
   const verdict = seconds < TARGET_SECONDS ? 'met' : 'MISSED';
   console.log(`\nnpm test: ${seconds.toFixed(1)} s wall, ${tests} tests, ${cases} property cases, exit ${code}; target under ${TARGET_SECONDS} s: ${verdict}`);
   console.log(cpuLine(seconds, gateCpu, machine));
+  if (gateCpu !== undefined)
+    console.log(`CPU budget ${GATE_BUDGET.cpuSeconds} s: ${gateCpu <= GATE_BUDGET.cpuSeconds ? 'met' : 'MISSED'} (${gateCpu.toFixed(1)} s)`);
 }
 
 if (import.meta.main) await gateTime();

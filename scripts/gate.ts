@@ -30,7 +30,7 @@ import { recordingsInStep } from '../src/recording/seedsInStep.ts';
 import { loadConfig } from '../src/config/harnessConfig.ts';
 import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/environmentInfo.ts';
 import { useCompileCache } from '../src/config/compileCache.ts';
-import { API_PROJECTS, GATE_RUNS } from './lib/gateRuns.ts';
+import { API_PROJECTS, GATE_PROJECTS, GATE_RUNS, projectArgs, RECORD_PROJECTS, REPLAY_PROJECTS } from './lib/gateRuns.ts';
 import { gateLivePort, onCI, processEnv } from '../src/config/env.ts';
 
 // Before any child starts: every run, worker and twin process inherits it.
@@ -97,7 +97,7 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
     record = await run(
       'gate-record',
       `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT} (a ${RECORDING_PLAN}-plan store)`,
-      ['--project=store', '--project=media', '--project=properties', '--project=contracts-verify', '--project=contracts-outside'],
+      projectArgs(RECORD_PROJECTS),
       // The properties on a real clock: a small budget proves the live path without minutes of pacing.
       { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '20' },
       logOf('gate-record'),
@@ -113,7 +113,7 @@ const replayRun = () =>
   run(
     'gate-replay',
     `the same suites and pacts replayed from ${SHIPPED_RECORDINGS}/, no twin running`,
-    ['--project=store', '--project=media', '--project=contracts-verify', '--project=contracts-outside', '--no-deps'],
+    [...projectArgs(REPLAY_PROJECTS), '--no-deps'],
     { HARNESS_TARGET: 'replay', RECORDINGS_DIR: SHIPPED_RECORDINGS },
     logOf('gate-replay'),
   );
@@ -132,12 +132,18 @@ async function main(): Promise<number> {
     run(
       'gate-mock',
       filtered ? 'every project, unit tests included, against the twins' : 'every project of both APIs against the twins',
-      filtered ? process.argv.slice(2) : API_PROJECTS.map((project) => `--project=${project}`),
+      filtered ? process.argv.slice(2) : projectArgs(API_PROJECTS),
       { HARNESS_TARGET: 'mock', HARNESS_RULE_GATE: filtered ? '' : 'store,media' },
     ),
     filtered
       ? undefined
-      : run('gate-unit', "the harness's own unit tests", ['--project=unit'], { HARNESS_TARGET: 'mock', HARNESS_RULE_GATE: '' }, logOf('gate-unit')),
+      : run(
+          'gate-unit',
+          "the harness's own unit tests",
+          projectArgs(GATE_PROJECTS['gate-unit']),
+          { HARNESS_TARGET: 'mock', HARNESS_RULE_GATE: '' },
+          logOf('gate-unit'),
+        ),
     recordRun().catch((error: unknown) => {
       console.error(`gate: the live path could not run: ${error instanceof Error ? error.message : String(error)}`);
       return { record: { name: 'gate-record', code: 1, seconds: 0 }, mediaToken: undefined };

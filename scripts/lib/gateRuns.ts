@@ -14,6 +14,25 @@ export const GATE_RUNS = ['gate-unit', 'gate-mock', 'gate-record', 'gate-replay'
  */
 export const API_PROJECTS = ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'] as const;
 
+/** gate-record's projects: the live path (the live-capable suites, the properties and every pact verification) against twin processes. */
+export const RECORD_PROJECTS = ['store', 'media', 'properties', 'contracts-verify', 'contracts-outside'] as const;
+
+/** gate-replay's projects: what the shipped recordings must answer (the properties need a clock, so they are not replayed). */
+export const REPLAY_PROJECTS = ['store', 'media', 'contracts-verify', 'contracts-outside'] as const;
+
+export type GateRun = (typeof GATE_RUNS)[number];
+
+/** Each run of the gate and its projects (patterns as Playwright's --project reads them). */
+export const GATE_PROJECTS: Readonly<Record<GateRun, readonly string[]>> = {
+  'gate-unit': ['unit'],
+  'gate-mock': API_PROJECTS,
+  'gate-record': RECORD_PROJECTS,
+  'gate-replay': REPLAY_PROJECTS,
+};
+
+/** `--project=…` arguments for a list of projects. */
+export const projectArgs = (projects: readonly string[]): string[] => projects.map((project) => `--project=${project}`);
+
 /** Playwright's project filter: a name, or a pattern where `*` is any text; case-insensitive. */
 export function projectMatches(pattern: string, project: string): boolean {
   const source = pattern

@@ -1,6 +1,7 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import config from '../../../playwright.config.ts';
-import { API_PROJECTS, GATE_RUNS, projectMatches } from '../../../scripts/lib/gateRuns.ts';
+import { API_PROJECTS, GATE_PROJECTS, GATE_RUNS, projectMatches } from '../../../scripts/lib/gateRuns.ts';
+import { GATE_BUDGET } from '../../../bench/gateTime.ts';
 
 const projects = (config.projects ?? []).map((project) => project.name ?? '');
 
@@ -14,6 +15,13 @@ test("npm test's unit and twins' runs together run every project of playwright.c
   expect(problems, 'each project in exactly one of gate-unit and gate-mock').toEqual([]);
   expect(unmatched, 'every pattern names a project').toEqual([]);
   expect(GATE_RUNS).toContain('gate-unit');
+});
+
+test("the gate bench's CPU budget was set for the gate's runs and projects as they are", () => {
+  expect(
+    GATE_BUDGET.projects,
+    'the gate runs other runs or projects than bench/gateTime.ts budgeted for: measure the gate (npm run bench -- gate) and update GATE_BUDGET with the new lists',
+  ).toEqual(GATE_PROJECTS);
 });
 
 test("projectMatches reads a pattern as Playwright's --project does", () => {
