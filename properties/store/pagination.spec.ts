@@ -7,26 +7,22 @@ import { checksRules } from '../support/ruleAnnotations.ts';
 import { notVerified, unmetPreconditionText } from '../../src/testing/ruleTest.ts';
 import type { StoreArena } from '../support/storeArena.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { concurrentWritesProperty, liveOutOfRangeProperty, liveWalkProperty, outOfRangeProperty, walkProperty } from './pagination.property.ts';
 import {
   catalogueSize,
-  concurrentWritesProperty,
   DEFAULT_SIZE,
   FOLLOW,
   FULL_URLS,
   INVALID,
-  liveOutOfRangeProperty,
-  liveWalkProperty,
   MAX_SIZE,
   OVER_MAX,
-  outOfRangeProperty,
   pageSize,
   PAST_LAST,
   RELS,
   TOTAL,
   walkCost,
-  walkProperty,
   type Pager,
-} from './pagination.property.ts';
+} from './pagination/oracle.ts';
 
 const { maxPerPage } = STORE_CONTRACT;
 

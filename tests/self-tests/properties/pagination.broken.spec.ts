@@ -1,7 +1,8 @@
 import type fc from 'fast-check';
 import { declareBrokenStoreTwins } from '../../../properties/support/brokenTwin.ts';
 import type { StoreArena } from '../../../properties/support/storeArena.ts';
-import { FOLLOW, RELS, walkProperty } from '../../../properties/store/pagination.property.ts';
+import { walkProperty } from '../../../properties/store/pagination.property.ts';
+import { FOLLOW, RELS } from '../../../properties/store/pagination/oracle.ts';
 
 const walk = (arena: StoreArena) => walkProperty(arena) as fc.IAsyncProperty<never>;
 
