@@ -2,7 +2,8 @@ import { budgetAnnotation, liveRateBudget, RequestBudget } from '../support/live
 import { assertProperty } from '../support/propertyRun.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
 import { expect, needsTwin, test, TWIN_ONLY } from './fixtures.ts';
-import { concurrentWritesProperty, PAGINATION_RULES, paginationProperty } from './pagination.property.ts';
+import { concurrentWritesProperty, paginationProperty } from './pagination.property.ts';
+import { PAGINATION_RULES } from './pagination/oracle.ts';
 
 test(
   'any page[limit] and page[offset] give the window, meta.count, links and links.next walk the field notes describe',
