@@ -88,7 +88,8 @@ export function paginationProperty(options: PaginationPropertyOptions): fc.IAsyn
  * every answer is a 200 collection, meta.count is the library's size at that
  * answer, every item shown is in the library at that moment (no phantom, no
  * deleted entry), no page shows an item twice, each page holds
- * min(limit, count − offset) items, and the walk ends.
+ * min(limit, count − offset) items, and the walk ends. (One function: the
+ * arrange, the walk with its writes and the checks share the case's state.)
  */
 export function concurrentWritesProperty(arena: MediaArena): fc.IAsyncProperty<[ConcurrentCase]> {
   const user = MEDIA_SEED.users.adultAllowed;

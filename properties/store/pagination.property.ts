@@ -152,6 +152,7 @@ export function concurrentWritesProperty(arena: StoreArena): fc.IAsyncProperty<[
   });
 }
 
+/** The client's walk with the case's writes interleaved at their pages: one loop, since where a write lands is what the case is about. */
 async function walkWhileWriting(client: StoreClient, c: ConcurrentCase, held: number[], requestCount: () => number): Promise<number[]> {
   const creates = c.gaps.flat().filter((w) => w.op === 'create').length;
   const yielded: number[] = [];

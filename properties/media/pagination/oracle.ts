@@ -39,6 +39,7 @@ interface Resolved {
   readonly expect: { readonly window: { readonly limit: number; readonly offset: number } } | { readonly invalid: 'zero' | 'over' };
 }
 
+/** What a generated case sends and the answer it must get. One switch per parameter, each case a line of the field notes: kept in one place to read against them. */
 export function resolve(collection: PagedCollection, c: PagingCase, count: number): Resolved {
   const max = collection.maxLimit;
   const cap = max ?? MEDIA_CONTRACT.maxLimit;
@@ -192,7 +193,10 @@ function linkOffset(url: URL): number | undefined {
   return raw === null ? undefined : Number(raw);
 }
 
-/** links of one answer against the field notes (every target) and the twin's documented choices (twin only). */
+/**
+ * links of one answer against the field notes (every target) and the twin's documented choices (twin only).
+ * One rel after another in one function: each check reads the window and the others' URLs, and its message names the page.
+ */
 function checkLinks(page: Page, e: LinkExpectation): Record<Rel, URL | undefined> {
   const links = page.doc.links;
   const where = `${e.what} (GET ${page.url}, meta.count ${e.count})`;

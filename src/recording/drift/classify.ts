@@ -70,7 +70,8 @@ function headerFindings(s: Interaction, f: Interaction, base: Base, rules: Norma
 
 /**
  * Body differences field by field: a difference is a contract break when a schema issue of the fresh
- * answer lies at it or inside it. The issues it accounts for are taken out of `unexplained`.
+ * answer lies at it or inside it. The issues it accounts for are taken out of `unexplained`. (Longer
+ * than most: classifying, folding enclosing issues in and capping share the list of differences.)
  */
 function bodyFindings(
   s: Interaction,
@@ -133,6 +134,7 @@ function compareInteraction(stored: Side, fresh: Side, position: number, rules: 
   ];
 }
 
+/** The findings of a cassette in the fresh recording's order: removed, paired and added interactions placed where they fall. */
 export function compareCassettes(stored: Loaded, fresh: Loaded, rules: NormalisationRules, routes: RouteSchemas, maxFields: number): DriftFinding[] {
   const si = stored.normalised.interactions;
   const fi = fresh.normalised.interactions;
