@@ -24,7 +24,7 @@ export const GATE_BUDGET = {
   cpuSeconds: 130,
   projects: {
     'gate-unit': ['unit'],
-    'gate-mock': ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'],
+    'gate-twins': ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'],
     'gate-record': ['store', 'media', 'properties', 'contracts-verify', 'contracts-outside'],
     'gate-replay': ['store', 'media', 'contracts-verify', 'contracts-outside'],
   },

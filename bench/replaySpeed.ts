@@ -1,6 +1,6 @@
 /**
  * `node bench/replaySpeed.ts`: the store and media suites, one after the other
- * in one run, (1) on the twins (HARNESS_TARGET=mock), (2) replayed from the
+ * in one run, (1) on the twins (HARNESS_TARGET=twin), (2) replayed from the
  * shipped recordings (HARNESS_TARGET=replay), and (3) recorded afresh from a
  * twin process as if it were live (HARNESS_TARGET=record, real clock) into a
  * temporary directory. Prints wall time, tests passed and the ratios. A
@@ -39,7 +39,7 @@ function run(name: string, command: string[], env: Record<string, string>): Run 
 
 const suites = ['node_modules/@playwright/test/cli.js', 'test', '--project=store', '--project=media', '--no-deps'];
 const runs = [
-  run('twins', suites, { HARNESS_TARGET: 'mock' }),
+  run('twins', suites, { HARNESS_TARGET: 'twin' }),
   run('replay', suites, { HARNESS_TARGET: 'replay', RECORDINGS_DIR: 'recordings' }),
   run('record', ['scripts/recordSeeds.ts', 'suites/store/', 'suites/media/'], {
     RECORDINGS_DIR: mkdtempSync(join(tmpdir(), 'bench-recordings-')),

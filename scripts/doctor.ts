@@ -8,7 +8,7 @@
  *   HARNESS_TARGET=live STORE_ID=… STORE_ACCESS_TOKEN=… … npm run doctor
  *
  * Exit 0: a live run could succeed; 1: it could not; 2: the configuration is refused.
- * On the twins (HARNESS_TARGET unset or mock) there is nothing to check: exit 0.
+ * On the twins (HARNESS_TARGET unset or twin) there is nothing to check: exit 0.
  */
 import { loadConfig } from '../src/config/harnessConfig.ts';
 import { formatChecklist } from '../src/doctor/formatChecklist.ts';

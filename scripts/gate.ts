@@ -1,7 +1,7 @@
 /**
  * `npm test`: the project's own gate, four Playwright runs at once.
  *   gate-unit: the harness's own unit tests (no twin);
- *   gate-mock: every other project (the suites of both APIs, the pacts, the properties, the
+ *   gate-twins: every other project (the suites of both APIs, the pacts, the properties, the
  *     storefront, and the self-tests: broken providers and broken twins the suites, pacts and
  *     properties must go red against) on the twins, with the rule-coverage gate on;
  *   gate-record: the live-capable suites of both APIs, the properties and the pact verification
@@ -130,10 +130,10 @@ async function main(): Promise<number> {
   const filtered = process.argv.length > 2;
   const [mockRun, unitRun, live, replay] = await Promise.all([
     run(
-      'gate-mock',
+      'gate-twins',
       filtered ? 'every project, unit tests included, against the twins' : 'every project of both APIs against the twins',
       filtered ? process.argv.slice(2) : projectArgs(API_PROJECTS),
-      { HARNESS_TARGET: 'mock', HARNESS_RULE_GATE: filtered ? '' : 'store,media' },
+      { HARNESS_TARGET: 'twin', HARNESS_RULE_GATE: filtered ? '' : 'store,media' },
     ),
     filtered
       ? undefined
@@ -141,7 +141,7 @@ async function main(): Promise<number> {
           'gate-unit',
           "the harness's own unit tests",
           projectArgs(GATE_PROJECTS['gate-unit']),
-          { HARNESS_TARGET: 'mock', HARNESS_RULE_GATE: '' },
+          { HARNESS_TARGET: 'twin', HARNESS_RULE_GATE: '' },
           logOf('gate-unit'),
         ),
     recordRun().catch((error: unknown) => {
@@ -154,7 +154,7 @@ async function main(): Promise<number> {
   const runs = GATE_RUNS.filter((name) => finished.some((f) => f.name === name));
   const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
   const mediaToken = live.mediaToken;
-  for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-mock')) {
+  for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-twins')) {
     console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
   }
   writeJoinedEnvironment('reports/allure-results', runs);

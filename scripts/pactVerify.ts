@@ -1,6 +1,6 @@
 /**
  * `npm run pact:verify`: Pact's Verifier, by hand, against the target: the twins by default (a
- * `npm run mock` already running is reused, otherwise they are started), HARNESS_TARGET=replay for the
+ * `npm run twins` already running is reused, otherwise they are started), HARNESS_TARGET=replay for the
  * recordings, HARNESS_TARGET=live for the live services, each with the harness's guards.
  *
  *   npm run pact:verify [-- store|media]           the harness's own pacts (contracts/pacts), as committed
@@ -183,7 +183,7 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
 
 /** How the results name the target: the twins, their replay, or live (recorded or not). */
 export function targetLabel(target: HarnessConfig['target']): 'twin' | 'replay' | 'live' {
-  return target === 'mock' ? 'twin' : target === 'replay' ? 'replay' : 'live';
+  return target === 'twin' ? 'twin' : target === 'replay' ? 'replay' : 'live';
 }
 
 /**

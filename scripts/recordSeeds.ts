@@ -1,6 +1,6 @@
 /**
  * `npm run record:seed`: the recordings the repository ships. Starts the twins
- * as a separate process (what `npm run mock` starts, on its ports), signs in
+ * as a separate process (what `npm run twins` starts, on its ports), signs in
  * on the media twin as a real user would, and runs `npm run record` against
  * them as if they were the live services. Run it after changing a
  * live-capable test, and commit recordings/ with the change.
@@ -16,7 +16,7 @@ export const SEED_USER_AGENT = 'api-contract-harness seed recording (https://exa
 const storePort = DEFAULT_STORE_MOCK_PORT;
 const mediaPort = DEFAULT_KITSU_MOCK_PORT;
 const twin = await startTwinProcess(storePort, mediaPort, 'inherit', RECORDING_PLAN).catch((error: unknown) => {
-  console.error(`record:seed: ${(error as Error).message}. Stop whatever holds ports ${storePort}/${mediaPort} (an npm run mock?) and run again.`);
+  console.error(`record:seed: ${(error as Error).message}. Stop whatever holds ports ${storePort}/${mediaPort} (an npm run twins?) and run again.`);
   process.exit(2);
 });
 let code: number;

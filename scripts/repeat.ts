@@ -44,7 +44,7 @@ async function main(args: string[]): Promise<number> {
   console.log(`repeat: ${SUITES.join(', ')} on the twins, ${times} times over`);
   const started = Date.now();
   const code = await runTool('playwright', ['test', ...SUITES.map((p) => `--project=${p}`), `--repeat-each=${times}`, ...args], {
-    HARNESS_TARGET: 'mock',
+    HARNESS_TARGET: 'twin',
     HARNESS_RUN_NAME: RUN_NAME,
   });
   const path = `reports/results/${RUN_NAME}.json`;

@@ -1,6 +1,6 @@
 /**
  * `npm run verify`: the main job. The suites, properties and pacts of the target
- * (HARNESS_TARGET, default mock: the twins, started by the Playwright config),
+ * (HARNESS_TARGET, default twin: the twins, started by the Playwright config),
  * then the Allure report. The console is src/reporters/VerifyReporter.ts's: a line
  * per area of the spec, a table per API, a line per failure; the last line says
  * where the report is. The harness's own tests (unit tests, self-tests) are

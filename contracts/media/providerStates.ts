@@ -237,7 +237,7 @@ function lookups(api: MediaClient): Record<string, (params: Params) => Promise<F
 }
 
 export function mediaTwinTarget(config: TwinMediaConfig): ProviderTarget {
-  const provider = twinMediaProvider(config, 'mock');
+  const provider = twinMediaProvider(config, 'twin');
   const control = provider.control!;
   const signIn = async (userId: unknown): Promise<Arranged> => {
     const user = SEED_USERS.find((u) => u.id === String(userId));

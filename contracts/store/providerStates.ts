@@ -136,7 +136,7 @@ export const STORE_VOCABULARY: readonly StateEntry[] = [
 ];
 
 export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
-  const provider = twinStoreProvider(config, 'mock');
+  const provider = twinStoreProvider(config, 'twin');
   const control = provider.control!;
   // Unpaced, on the wall clock: the twin store's own virtual clock never moves, so a full bucket stays full.
   const client = (store: ProviderStore) => store.client({ pace: false, clock: systemClock });

@@ -1,6 +1,6 @@
 /**
  * The media properties' fixtures: the properties' own (target, rules), plus a
- * worker's media arena, whose twin (mock target) this worker starts and stops.
+ * worker's media arena, whose twin (twin target) this worker starts and stops.
  */
 import { test as base } from '../support/fixtures.ts';
 import { openMediaArena, type MediaArena } from '../support/mediaArena.ts';

@@ -37,7 +37,7 @@ export const test = base.extend<{ apiConfigured: void }, WorkerFixtures>({
 
 /** Skips the running test on live, saying what it would need. */
 export function needsTwin(target: Target, what: string): void {
-  test.skip(target !== 'mock', `needs the twin: ${what}; a live service gives no handle on it.`);
+  test.skip(target !== 'twin', `needs the twin: ${what}; a live service gives no handle on it.`);
 }
 
 export { expect } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Where a media property runs. On the mock target each worker starts its own
+ * Where a media property runs. On the twin target each worker starts its own
  * media twin in this process (free port, virtual clock), so the media suites'
  * resets and writes on the shared twin cannot change a collection in the
  * middle of a walk; a broken-twin test builds the same arena on a twin started
@@ -88,7 +88,7 @@ const UNRETRIED = { retry: { maxRetries: 0 } } as const;
 /** A media twin at `twinUrl` (its origin), which this arena may reset and write to. */
 export function twinMediaArena(twinUrl: string, collections: readonly PagedCollection[] = TWIN_COLLECTIONS): MediaArena {
   const apiUrl = `${twinUrl}${MEDIA_CONTRACT.edgePrefix}`;
-  const provider = twinMediaProvider({ twinUrl, apiUrl }, 'mock', { userAgent: USER_AGENT });
+  const provider = twinMediaProvider({ twinUrl, apiUrl }, 'twin', { userAgent: USER_AGENT });
   return {
     kind: 'twin',
     apiUrl,
@@ -120,7 +120,7 @@ export interface OpenMediaArena {
   close(): Promise<void>;
 }
 
-/** The arena of the configured target: on the mock target a media twin of its own, started here. */
+/** The arena of the configured target: on the twin target a media twin of its own, started here. */
 export async function openMediaArena(twinOptions: Omit<MediaTwinOptions, 'port' | 'clock'> = {}): Promise<OpenMediaArena> {
   const { media } = harnessConfig();
   if (media.mode === 'live') return { arena: liveMediaArena(media), close: async () => undefined };

@@ -70,7 +70,7 @@ function arenaStore(store: ProviderStore, live: boolean): ArenaStore {
 
 /** A twin at `twinUrl` (its origin): every store is created for the case and deleted after it. */
 export function twinArena(twinUrl: string, userAgent = USER_AGENT): StoreArena {
-  const provider = twinStoreProvider({ twinUrl, userAgent }, 'mock');
+  const provider = twinStoreProvider({ twinUrl, userAgent }, 'twin');
   const openTwinStore = async (options: CreateStoreOptions = {}): Promise<ArenaStore> => arenaStore(await provider.openStore(options), false);
   return { kind: 'twin', openTwinStore, openStore: openTwinStore, allowWrites: true };
 }

@@ -2,10 +2,10 @@
  * The Playwright runs of `npm test` (scripts/gate.ts), each reported in
  * reports/results/<run>.json; the gate bench reads the same list.
  */
-export const GATE_RUNS = ['gate-unit', 'gate-mock', 'gate-record', 'gate-replay'] as const;
+export const GATE_RUNS = ['gate-unit', 'gate-twins', 'gate-record', 'gate-replay'] as const;
 
 /**
- * gate-mock's projects: every project of playwright.config.ts but `unit`, which
+ * gate-twins's projects: every project of playwright.config.ts but `unit`, which
  * gate-unit runs beside it (tests/unit/ci/gateRuns.test.ts holds the two to the
  * config). Split, the contracts' chain of one-worker projects and the media
  * suite's one worker no longer leave a core idle after the unit tests: the unit
@@ -25,7 +25,7 @@ export type GateRun = (typeof GATE_RUNS)[number];
 /** Each run of the gate and its projects (patterns as Playwright's --project reads them). */
 export const GATE_PROJECTS: Readonly<Record<GateRun, readonly string[]>> = {
   'gate-unit': ['unit'],
-  'gate-mock': API_PROJECTS,
+  'gate-twins': API_PROJECTS,
   'gate-record': RECORD_PROJECTS,
   'gate-replay': REPLAY_PROJECTS,
 };

@@ -19,7 +19,7 @@ export const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' } as cons
  */
 export const RECORDING_PLAN: StorePlan = 'plus';
 
-/** Starts `npm run mock`'s entry on the given ports; resolves once both twins answer (bounded: 10 s). */
+/** Starts `npm run twins`'s entry on the given ports; resolves once both twins answer (bounded: 10 s). */
 export async function startTwinProcess(
   storePort: number,
   mediaPort: number,

@@ -9,7 +9,7 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
-/** Wall-clock time: what live runs and `npm run mock` use. */
+/** Wall-clock time: what live runs and `npm run twins` use. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),

@@ -24,8 +24,12 @@ const trimmed = (env: Env, name: string): string | undefined => env[name]?.trim(
 /** CI: set by CI systems; the gate and the runner are stricter there (forbidOnly, committed pacts). */
 export const onCI = (env: Env = processEnv()): boolean => !!trimmed(env, 'CI');
 
-/** HARNESS_TARGET as given (loadConfig validates it): mock, live, record or replay. */
-export const targetName = (env: Env = processEnv()): string => trimmed(env, 'HARNESS_TARGET') ?? 'mock';
+/** HARNESS_TARGET as given (loadConfig validates it): twin, live, record or replay. */
+export const targetName = (env: Env = processEnv()): string => {
+  const name = trimmed(env, 'HARNESS_TARGET') ?? 'twin';
+  // `mock`, the twins' old name, is the same target.
+  return name === 'mock' ? 'twin' : name;
+};
 
 /** HARNESS_RUN_NAME: which of npm test's runs this is (its reports and pacts are kept apart); the target when unset. */
 export const runName = (env: Env = processEnv()): string | undefined => trimmed(env, 'HARNESS_RUN_NAME');
@@ -49,7 +53,7 @@ export const playwrightBaseUrl = (env: Env = processEnv()): string | undefined =
 /** KITSU_MOCK_CLOCK: the media twin's clock, real (default) or virtual; anything else is an error of the caller's. */
 export const mediaTwinClock = (env: Env = processEnv()): string => env.KITSU_MOCK_CLOCK ?? '';
 
-/** STORE_MOCK_PLAN: the plan of npm run mock's seeded stores, standard (default) or plus (a bucket 10 times larger and faster). */
+/** STORE_MOCK_PLAN: the plan of npm run twins's seeded stores, standard (default) or plus (a bucket 10 times larger and faster). */
 export const storeTwinPlan = (env: Env = processEnv()): string => env.STORE_MOCK_PLAN ?? '';
 
 /** ALLURE_HISTORY_PATH: where the Allure report keeps its history from run to run. */

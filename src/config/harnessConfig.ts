@@ -7,7 +7,7 @@
 import { ConfigError } from './ConfigError.ts';
 import { readRecordedTarget, recordingsDir } from './recordedTarget.ts';
 
-export const TARGETS = ['mock', 'live', 'record', 'replay'] as const;
+export const TARGETS = ['twin', 'live', 'record', 'replay'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const DEFAULT_STORE_API_URL = 'https://api.tiendanube.com';
@@ -17,7 +17,7 @@ export const DEFAULT_KITSU_MOCK_PORT = 4020;
 export const TWIN_HOST = '127.0.0.1';
 /** Requests a live run may send to both APIs when LIVE_REQUEST_BUDGET is unset (see readLiveRequestBudget). */
 export const DEFAULT_LIVE_REQUEST_BUDGET = 2000;
-/** What the harness calls itself when no User-Agent is configured (mock target only). */
+/** What the harness calls itself when no User-Agent is configured (twin target only). */
 export const HARNESS_USER_AGENT = 'api-contract-harness (https://example.invalid/api-contract-harness)';
 
 export interface TwinStoreConfig {
@@ -146,12 +146,14 @@ export function apiOffReason(config: HarnessConfig, api: 'store' | 'media'): str
 }
 
 function readTarget(env: Env, problems: string[]): Target {
-  const raw = (env.HARNESS_TARGET ?? '').trim() || 'mock';
+  const raw = (env.HARNESS_TARGET ?? '').trim() || 'twin';
+  // `mock` was the twins' old name: still accepted, so existing pipelines keep working.
+  if (raw === 'mock') return 'twin';
   if ((TARGETS as readonly string[]).includes(raw)) return raw as Target;
   problems.push(
-    `HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default mock: the in-repo twins; record: live, writing recordings; replay: the recordings).`,
+    `HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default twin: the in-repo twins; record: live, writing recordings; replay: the recordings).`,
   );
-  return 'mock';
+  return 'twin';
 }
 
 export function readPort(env: Env, name: string, fallback: number, problems: string[]): number {

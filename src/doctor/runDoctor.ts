@@ -45,8 +45,8 @@ export async function runDoctor(load: () => HarnessConfig, options: DoctorOption
     return { target: undefined, checks: configProblems(error), exitCode: 2, secrets: [] };
   }
   const { target, store, media, liveRequestBudget } = config;
-  if (target === 'mock' || target === 'replay' || liveRequestBudget === undefined) {
-    const where = target === 'replay' ? 'the recordings (HARNESS_TARGET=replay), which need no network' : 'the in-repo twins (HARNESS_TARGET unset or mock)';
+  if (target === 'twin' || target === 'replay' || liveRequestBudget === undefined) {
+    const where = target === 'replay' ? 'the recordings (HARNESS_TARGET=replay), which need no network' : 'the in-repo twins (HARNESS_TARGET unset or twin)';
     return { target, checks: [], exitCode: 0, secrets: [], nothingToCheck: `this run would use ${where}: there is nothing live to check` };
   }
 

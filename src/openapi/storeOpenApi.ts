@@ -264,7 +264,7 @@ export async function storeOpenApi(): Promise<OpenApiDocument> {
         variables: {
           base_url: {
             default: DEFAULT_STORE_API_URL,
-            description: `The platform host (https://api.tiendanube.com or https://api.nuvemshop.com.br serve the same paths), or the store twin, e.g. http://${TWIN_HOST}:${DEFAULT_STORE_MOCK_PORT} (npm run mock).`,
+            description: `The platform host (https://api.tiendanube.com or https://api.nuvemshop.com.br serve the same paths), or the store twin, e.g. http://${TWIN_HOST}:${DEFAULT_STORE_MOCK_PORT} (npm run twins).`,
           },
           store_id: { default: String(examples.storeId), description: "Numeric identifier of the store; the default is the twin's first seeded store." },
         },

@@ -30,7 +30,7 @@ function labelOf(d: CategoryMatchingData, name: string): string | undefined {
 
 /** The provider was a real service, live or recorded from one: not a twin of the harness. */
 function againstRealProvider(d: CategoryMatchingData): boolean {
-  return labelOf(d, TARGET_LABEL) !== 'mock';
+  return labelOf(d, TARGET_LABEL) !== 'twin';
 }
 
 export const CATEGORY_NAMES = {

@@ -25,7 +25,7 @@ export class TwinControl {
       });
     } catch (error) {
       throw new Error(
-        `${this.name} control API at ${this.twinUrl} is not reachable (${(error as Error).message}). Start the twins with \`npm run mock\`, or run the suites through \`npm run verify\`, which starts them.`,
+        `${this.name} control API at ${this.twinUrl} is not reachable (${(error as Error).message}). Start the twins with \`npm run twins\`, or run the suites through \`npm run verify\`, which starts them.`,
         { cause: error },
       );
     }
@@ -34,7 +34,7 @@ export class TwinControl {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  /** Waits (bounded, 10 s) until the twin answers: `npm run mock` starts the twins one after the other. */
+  /** Waits (bounded, 10 s) until the twin answers: `npm run twins` starts the twins one after the other. */
   async ready(): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {

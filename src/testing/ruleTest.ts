@@ -52,7 +52,7 @@ export function unmetPreconditionText(what: string): string {
  */
 export function precondition(rule: Rule, target: Target, met: boolean, what: string): void {
   if (met) return;
-  if (target === 'mock') throw new Error(says(rule, `the twin does not meet the precondition: ${what}`));
+  if (target === 'twin') throw new Error(says(rule, `the twin does not meet the precondition: ${what}`));
   test.skip(true, unmetPrecondition(rule, what));
 }
 
@@ -99,7 +99,7 @@ export function ruleIdsOf(annotations: readonly { type: string; description?: st
 
 /** Why a rule is not checked on this target, or undefined when it is. */
 export function skipReason(rule: Rule, ctx: RuleContext): string | undefined {
-  if (ctx.target !== 'mock' && rule.needs === 'twin') {
+  if (ctx.target !== 'twin' && rule.needs === 'twin') {
     return `${rule.id} needs the twin's control API (clock, suspension, faults or a webhook receiver), which a live service does not offer.`;
   }
   if (rule.writes && !ctx.allowWrites) {
@@ -153,7 +153,7 @@ export function observedOnLive(rule: Rule): boolean {
  * other way is the test's to fail.
  */
 export function knownDriftSeen(rule: Rule, target: Target, value: unknown, testInfo: TestInfo, what: string): boolean {
-  if (target === 'mock' || !rule.knownDrift?.matches(value)) return false;
+  if (target === 'twin' || !rule.knownDrift?.matches(value)) return false;
   testInfo.annotations.push(driftAnnotation(rule.id, what, rule.knownDrift.text));
   void markFinding(true);
   return true;
@@ -177,7 +177,7 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     return;
   }
   const secrets = ctx.secrets ?? [];
-  if (ctx.target === 'mock' || !observedOnLive(rule)) {
+  if (ctx.target === 'twin' || !observedOnLive(rule)) {
     await body().catch((error: unknown) => {
       throw redactedError(error, secrets);
     });

@@ -1,5 +1,5 @@
 /**
- * `npm run mock`: starts the twins on fixed local ports with the real clock and
+ * `npm run twins`: starts the twins on fixed local ports with the real clock and
  * prints how to reach them. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
  */
 import { MEDIA_CONTRACT } from '../rules/mediaContract.ts';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   let mediaPort: number;
   let storePlan: StorePlan;
   // The suites' own run (playwright.config.ts) asks for a virtual media clock so tests can move it;
-  // people running `npm run mock` get the real one.
+  // people running `npm run twins` get the real one.
   const mediaClock = mediaTwinClock() === 'virtual' ? 'virtual' : 'real';
   try {
     storePort = readPort('STORE_MOCK_PORT', 4010);
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     storePlan = plan;
   } catch (error) {
     if (!(error instanceof MockConfigError)) throw error;
-    console.error(`[mock] ${error.message}`);
+    console.error(`[twins] ${error.message}`);
     process.exitCode = 1;
     return;
   }
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     console.log(`  control API: ${store.url}/__twin (GET /__twin/health, POST /__twin/stores, POST /__twin/reset)`);
     console.log(`  storefront: ${store.url}/storefront/{store_id}/products/{product_id} (product pages with LS.registerOnChangeVariant)`);
   } catch (error) {
-    console.error(`[mock] Store Commerce API twin: ${describeStartFailure(error, 'STORE_MOCK_PORT', storePort)}`);
+    console.error(`[twins] Store Commerce API twin: ${describeStartFailure(error, 'STORE_MOCK_PORT', storePort)}`);
     process.exitCode = 1;
     return;
   }
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     }
     console.log(`  control API: ${media.url}/__twin (GET /__twin/health, POST /__twin/reset, GET /__twin/clock)`);
   } catch (error) {
-    console.error(`[mock] Media Tracking API twin: ${describeStartFailure(error, 'KITSU_MOCK_PORT', mediaPort)}`);
+    console.error(`[twins] Media Tracking API twin: ${describeStartFailure(error, 'KITSU_MOCK_PORT', mediaPort)}`);
     for (const twin of running) await twin.close();
     process.exitCode = 1;
     return;
@@ -109,10 +109,10 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n[mock] ${signal}: stopping ${running.map((twin) => twin.name).join(', ')}...`);
+    console.log(`\n[twins] ${signal}: stopping ${running.map((twin) => twin.name).join(', ')}...`);
     Promise.allSettled(running.map((twin) => twin.close())).then((results) => {
       const failed = results.filter((result) => result.status === 'rejected');
-      for (const failure of failed) console.error('[mock] a twin did not close cleanly:', (failure as PromiseRejectedResult).reason);
+      for (const failure of failed) console.error('[twins] a twin did not close cleanly:', (failure as PromiseRejectedResult).reason);
       process.exit(failed.length > 0 ? 1 : 0);
     });
   };

@@ -2,7 +2,7 @@
  * Deliberate defects a media twin can be started with, one at a time, to prove
  * that the properties (properties/) and the fuzzer (tests/fuzz/) go red when a
  * provider breaks the rule they check. Only tests start a defective twin
- * (startMediaTwin({ defect })); `npm run mock` and the suites' twin never have one.
+ * (startMediaTwin({ defect })); `npm run twins` and the suites' twin never have one.
  */
 import type { RawFilter } from './jsonapi/query.ts';
 

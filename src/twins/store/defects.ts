@@ -2,7 +2,7 @@
  * Deliberate defects a store twin can be started with, one at a time, to prove
  * that the properties (properties/), the storefront checks and the fuzzer
  * (tests/fuzz/) go red when a provider breaks the rule they check. Only tests
- * start a defective twin (startStoreTwin({ defect })); `npm run mock` and the
+ * start a defective twin (startStoreTwin({ defect })); `npm run twins` and the
  * suites' twin never have one.
  */
 import { bucketOfPlan, type StorePlan } from '../../rules/storeContract.ts';

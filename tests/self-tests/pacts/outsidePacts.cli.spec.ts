@@ -78,7 +78,7 @@ function brokenCopies(): string {
 test('a wrong expectation and an unknown state fail their interactions, by name, with the reason; the rest passes', async () => {
   test.setTimeout(120_000);
   const run = await pactVerify(['--pact', brokenCopies(), '--states', 'examples/pact-states.ts'], {
-    HARNESS_TARGET: 'mock',
+    HARNESS_TARGET: 'twin',
     STORE_MOCK_PORT: String(await freePort()),
     KITSU_MOCK_PORT: String(await freePort()),
   });

@@ -8,11 +8,11 @@ const projects = (config.projects ?? []).map((project) => project.name ?? '');
 test("npm test's unit and twins' runs together run every project of playwright.config.ts, each once", () => {
   const runsOf = (project: string) => [
     ...(project === 'unit' ? ['gate-unit'] : []),
-    ...API_PROJECTS.filter((p) => projectMatches(p, project)).map(() => 'gate-mock'),
+    ...API_PROJECTS.filter((p) => projectMatches(p, project)).map(() => 'gate-twins'),
   ];
   const problems = projects.filter((project) => runsOf(project).length !== 1).map((project) => `${project}: in ${runsOf(project).join(', ') || 'no run'}`);
   const unmatched = API_PROJECTS.filter((pattern) => !projects.some((project) => projectMatches(pattern, project)));
-  expect(problems, 'each project in exactly one of gate-unit and gate-mock').toEqual([]);
+  expect(problems, 'each project in exactly one of gate-unit and gate-twins').toEqual([]);
   expect(unmatched, 'every pattern names a project').toEqual([]);
   expect(GATE_RUNS).toContain('gate-unit');
 });

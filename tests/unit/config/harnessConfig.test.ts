@@ -6,7 +6,7 @@ const live = LIVE_ENV;
 
 test('the default target is the twins on port 4010', () => {
   const config = loadConfig({});
-  expect(config.target).toBe('mock');
+  expect(config.target).toBe('twin');
   expect(config.store).toMatchObject({ mode: 'twin', twinUrl: 'http://127.0.0.1:4010' });
 });
 
@@ -16,7 +16,7 @@ test('STORE_MOCK_PORT moves the twin, and a bad one names the variable and the f
 });
 
 test('an unknown target is refused with the list of targets', () => {
-  expect(problemsOf({ HARNESS_TARGET: 'staging' })[0]).toMatch(/HARNESS_TARGET.*mock, live/);
+  expect(problemsOf({ HARNESS_TARGET: 'staging' })[0]).toMatch(/HARNESS_TARGET.*twin, live/);
 });
 
 test('live reads the fixed variable names and defaults the URL to the real host', () => {
@@ -78,7 +78,7 @@ test('a live run refuses a store that LIVE_STORE_ALLOWLIST does not list, and sa
   expect(loadConfig({ ...live, LIVE_STORE_ALLOWLIST: '999 123456,777' }).store).toMatchObject({ mode: 'live', storeId: '123456' });
   // Recording is live too; the twins and replays touch no real store.
   expect(problemsOf({ ...unlisted, HARNESS_TARGET: 'record' })[0]).toMatch(/LIVE_STORE_ALLOWLIST is not set/);
-  expect(loadConfig({ ...unlisted, HARNESS_TARGET: 'mock' }).store.mode).toBe('twin');
+  expect(loadConfig({ ...unlisted, HARNESS_TARGET: 'twin' }).store.mode).toBe('twin');
 });
 
 test('LIVE_REQUEST_BUDGET: a whole live run has a request budget, 2000 unless set; the twins and replays have none', () => {

@@ -9,7 +9,9 @@ test('every folder docs/architecture.md names exists', () => {
   const text = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
   // Folder names end in a slash: `src/rules/`, `suites/<api>/` (a placeholder stands for any child).
   const named = [
-    ...new Set([...text.matchAll(/\b((?:src|suites|properties|contracts|recordings|scripts|bench|tests|docs|examples)(?:\/[\w<>*.-]+)*\/)/g)].map((m) => m[1]!)),
+    ...new Set(
+      [...text.matchAll(/\b((?:src|suites|properties|contracts|recordings|scripts|bench|tests|docs|examples)(?:\/[\w<>*.-]+)*\/)/g)].map((m) => m[1]!),
+    ),
   ];
   expect(named.length).toBeGreaterThan(15);
   const missing = named.filter((folder) => {

@@ -216,6 +216,6 @@ test('a media-only setup: the store is off (not a problem), media is checked, ex
 test('on the twins there is nothing live to check: exit 0 without a request', async () => {
   const run = await runDoctorInProcess({});
   expect(run.status, run.output).toBe(0);
-  expect(run.output).toMatch(/the in-repo twins \(HARNESS_TARGET unset or mock\): there is nothing live to check/);
+  expect(run.output).toMatch(/the in-repo twins \(HARNESS_TARGET unset or twin\): there is nothing live to check/);
   expect(run.output).not.toContain('requests sent');
 });

@@ -87,7 +87,7 @@ test('pact:verify --broker fetches them by selector, verifies each interaction o
     ],
     {
       ...env,
-      HARNESS_TARGET: 'mock',
+      HARNESS_TARGET: 'twin',
       HARNESS_RUN_NAME: `broker-e2e-${process.pid}`,
       STORE_MOCK_PORT: String(await freePort()),
       KITSU_MOCK_PORT: String(await freePort()),

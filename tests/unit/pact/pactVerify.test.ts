@@ -183,7 +183,7 @@ test.describe('the provider version results are published as', () => {
 
   test('has the branch, the target as a tag, and on live the production environment unless told otherwise', () => {
     const args = parseVerifyArgs(['--broker']);
-    expect(providerIdentity(args, {}, clean, 'mock')).toEqual({ version: '0123456789ab+twin', branch: 'main', tags: ['twin'], target: 'twin' });
+    expect(providerIdentity(args, {}, clean, 'twin')).toEqual({ version: '0123456789ab+twin', branch: 'main', tags: ['twin'], target: 'twin' });
     expect(providerIdentity(args, {}, clean, 'replay')).toMatchObject({ version: '0123456789ab+replay', tags: ['replay'] });
     expect(providerIdentity(args, { PACT_BRANCH: 'release' }, clean, 'live')).toEqual({
       version: '0123456789ab+live',
@@ -192,6 +192,6 @@ test.describe('the provider version results are published as', () => {
       target: 'live',
       environment: 'production',
     });
-    expect(providerIdentity(parseVerifyArgs(['--broker', '--provider-environment', 'twin-gate']), {}, clean, 'mock').environment).toBe('twin-gate');
+    expect(providerIdentity(parseVerifyArgs(['--broker', '--provider-environment', 'twin-gate']), {}, clean, 'twin').environment).toBe('twin-gate');
   });
 });

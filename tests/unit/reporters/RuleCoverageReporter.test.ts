@@ -46,7 +46,7 @@ test('with a test for every rule the gate passes, and drift is reported as such'
     'store',
   );
   expect(await outcome).toBeUndefined();
-  const file = JSON.parse(readFileSync(join(dir, 'mock.json'), 'utf8')) as { rules: Record<string, { status: string }[]> };
+  const file = JSON.parse(readFileSync(join(dir, 'twin.json'), 'utf8')) as { rules: Record<string, { status: string }[]> };
   expect(file.rules[ids[0]!]![0]!.status).toBe('drift');
 });
 
@@ -57,13 +57,13 @@ test('a test naming a rule the catalogue lacks fails the run', async () => {
 
 test("a run that names no rule (npm test's unit run) leaves the coverage the same target's other run wrote", async () => {
   const { dir } = run([fakeTest('one', 'store.json.no-root-element')], [{ status: 'passed' }], '');
-  const written = readFileSync(join(dir, 'mock.json'), 'utf8');
+  const written = readFileSync(join(dir, 'twin.json'), 'utf8');
   const unitTest = { title: 'unit', annotations: [], parent: { project: () => ({ name: 'unit' }) } } as unknown as TestCase;
   const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined, allureResultsDir: null });
   reporter.onBegin({} as FullConfig, { allTests: () => [unitTest] } as unknown as Suite);
   reporter.onTestEnd(unitTest, { status: 'passed', annotations: [] } as unknown as TestResult);
   expect(await reporter.onEnd({ status: 'passed' } as FullResult)).toBeUndefined();
-  expect(readFileSync(join(dir, 'mock.json'), 'utf8')).toBe(written);
+  expect(readFileSync(join(dir, 'twin.json'), 'utf8')).toBe(written);
   // Gated, the same empty run still fails: no API's rules were verified.
   process.env.HARNESS_RULE_GATE = 'store';
   expect(await reporter.onEnd({ status: 'passed' } as FullResult)).toEqual({ status: 'failed' });
@@ -93,12 +93,12 @@ test('skipped is never green: contract and reliance rules whose tests all skippe
   // Rules with no test in this run are not verified either.
   expect(text).toMatch(/not verified: store\.pagination\.total-count \(contract\): no test of it ran/);
   const markdown = readFileSync(join(dir, '..', 'rule-coverage.md'), 'utf8');
-  expect(markdown).toContain('## Not verified on mock');
+  expect(markdown).toContain('## Not verified on twin');
   expect(markdown).toContain('| `store.products.create` | contract |');
   const results = readdirSync(allure).filter((f) => f.endsWith('-result.json'));
   expect(results).toHaveLength(1);
   const result = JSON.parse(readFileSync(join(allure, results[0]!), 'utf8')) as { status: string; name: string };
-  expect(result).toMatchObject({ status: 'skipped', name: 'rules not verified on mock' });
+  expect(result).toMatchObject({ status: 'skipped', name: 'rules not verified on twin' });
 });
 
 test('a passing test of several rules that could not verify one of them leaves that rule unverified, with the reason', async () => {
@@ -119,7 +119,7 @@ test('a passing test of several rules that could not verify one of them leaves t
     annotations: [{ type: 'not-verified', description: 'store.pagination.default-page-size: not verified: it needs at least 31 products' }],
   } as unknown as TestResult);
   await reporter.onEnd({ status: 'passed' } as FullResult);
-  const file = JSON.parse(readFileSync(join(dir, 'mock.json'), 'utf8')) as { rules: Record<string, { status: string }[]> };
+  const file = JSON.parse(readFileSync(join(dir, 'twin.json'), 'utf8')) as { rules: Record<string, { status: string }[]> };
   expect(file.rules['store.pagination.follow-links']![0]!.status).toBe('passed');
   expect(file.rules['store.pagination.default-page-size']![0]!.status).toBe('skipped');
   expect(lines.join('\n')).toContain('not verified: store.pagination.default-page-size (contract): not verified: it needs at least 31 products');

@@ -46,7 +46,7 @@ test('a line as each area and pact finishes, never before; then the table, one l
   const reporter = new VerifyReporter({
     apis: ['store'],
     rules: ['store.json', 'store.pagination.total-count'],
-    target: 'mock',
+    target: 'twin',
     outputLog,
     write: (line) => lines.push(line),
   });
@@ -75,7 +75,7 @@ test('a line as each area and pact finishes, never before; then the table, one l
   const consumer = make({ title: 'creating a product', project: 'contracts-consumer', file: 'contracts/store/products.pact.spec.ts' });
   const tests = [rootArray, snakeCase, count, pact, consumer];
   reporter.onBegin({ workers: 2, rootDir: ROOT } as FullConfig, { allTests: () => tests } as unknown as Suite);
-  expect(lines).toEqual(['verify: 5 tests of rules store.json, store.pagination.total-count on mock, 2 workers; a line as each area of the spec finishes']);
+  expect(lines).toEqual(['verify: 5 tests of rules store.json, store.pagination.total-count on twin, 2 workers; a line as each area of the spec finishes']);
 
   reporter.onStdOut('Verifying a pact between store-integration and store-commerce-api\n');
   reporter.onTestEnd(rootArray, result('passed'));
@@ -105,7 +105,7 @@ test('a line as each area and pact finishes, never before; then the table, one l
   lines.length = 0;
   reporter.onEnd({ status: 'failed' } as FullResult);
   expect(lines[0]).toBe('  pacts written and checked against the schemas: 0 passed, 0 failed, 0 skipped (1 test(s) did not finish)');
-  expect(lines[2]).toMatch(/^verify on mock: 2 tests passed, 1 failed, 1 skipped in \d+\.\d s; contract and reliance rules:$/);
+  expect(lines[2]).toMatch(/^verify on twin: 2 tests passed, 1 failed, 1 skipped in \d+\.\d s; contract and reliance rules:$/);
   expect(lines.slice(3)).toEqual([
     '  API    verified  failed  not verified     drift  pact',
     '  store  1         1       1 (1 twin only)  0      1 passed',

@@ -42,23 +42,23 @@ test('a suite test is labelled API / area / rule, with severity, target and a li
 test('a field-notes rule is normal severity; adult content is its own feature', () => {
   const fieldNote = allRules.find((rule) => rule.source === 'field-notes' && rule.id.startsWith('media.visibility'));
   const id = fieldNote?.id ?? 'media.visibility.adult-direct-404';
-  const meta = allureMetaFor({ project: 'media', file: 'suites/media/visibility.spec.ts', title: id, ruleIds: [id] }, 'mock');
+  const meta = allureMetaFor({ project: 'media', file: 'suites/media/visibility.spec.ts', title: id, ruleIds: [id] }, 'twin');
   expect(label(meta, 'feature')).toEqual(['Adult content']);
   if (fieldNote) expect(label(meta, 'severity')).toEqual(['normal']);
 });
 
 test('pacts are the Contracts feature of their API, one story per interaction; properties the Properties feature', () => {
-  const pact = allureMetaFor({ project: 'contracts-verify', file: 'contracts/media/verify.pact.spec.ts', title: 'a request for anime 1', ruleIds: [] }, 'mock');
+  const pact = allureMetaFor({ project: 'contracts-verify', file: 'contracts/media/verify.pact.spec.ts', title: 'a request for anime 1', ruleIds: [] }, 'twin');
   expect([label(pact, 'epic'), label(pact, 'feature'), label(pact, 'story')]).toEqual([['Media Tracking API'], ['Contracts'], ['a request for anime 1']]);
   const property = allureMetaFor(
     { project: 'properties', file: 'properties/store/pagination.spec.ts', title: 'pages', ruleIds: ['store.pagination.total-count'] },
-    'mock',
+    'twin',
   );
   expect([label(property, 'feature'), label(property, 'story')]).toEqual([['Properties'], ['store.pagination.total-count']]);
 });
 
 test("the harness's own tests are their own epic, by folder", () => {
-  const meta = allureMetaFor({ project: 'unit', file: 'tests/unit/recording/drift.test.ts', title: 't', ruleIds: [] }, 'mock');
+  const meta = allureMetaFor({ project: 'unit', file: 'tests/unit/recording/drift.test.ts', title: 't', ruleIds: [] }, 'twin');
   expect([label(meta, 'epic'), label(meta, 'feature'), label(meta, 'story')]).toEqual([[HARNESS_EPIC], ['recording'], ['drift.test.ts']]);
   expect(featureOf('store.webhooks.x')).toBe('Webhooks');
 });
@@ -77,7 +77,7 @@ test.describe('report categories say whose fault a red test is', () => {
   const categorise = (d: { status: string; message?: string; labels?: { name: string; value: string }[] }) =>
     matchCategory(rules, { status: d.status as 'passed', labels: d.labels ?? [], message: d.message, flaky: false })?.name;
   const live = [{ name: 'target', value: 'live' }];
-  const mock = [{ name: 'target', value: 'mock' }];
+  const mock = [{ name: 'target', value: 'twin' }];
 
   test('a rule that breaks on a real provider is a broken contract; the same on the twins is a broken test', () => {
     const message = 'Error: [store.pagination.total-count] a list answers with X-Total-Count';

@@ -18,6 +18,6 @@ test('live skips twin-only rules and, without STORE_ALLOW_WRITES, rules that wri
   const store = CATALOGUES.store!;
   expect(skipReason(store['store.suspension.every-call-402']!, { target: 'live', allowWrites: true })).toMatch(/control API/);
   expect(skipReason(store['store.products.create']!, { target: 'live', allowWrites: false })).toMatch(/STORE_ALLOW_WRITES=1/);
-  expect(skipReason(store['store.products.create']!, { target: 'mock', allowWrites: true })).toBeUndefined();
+  expect(skipReason(store['store.products.create']!, { target: 'twin', allowWrites: true })).toBeUndefined();
   expect(skipReason(store['store.pagination.follow-links']!, { target: 'live', allowWrites: false })).toBeUndefined();
 });

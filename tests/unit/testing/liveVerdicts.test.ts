@@ -40,7 +40,7 @@ test('no field-notes assertion can fail a test on a real provider: every field-n
       ).toContain('drift');
     }
     // On the twins the same difference fails: the twin is held to its documented choice.
-    await expect(runUnderRule(anywhere(rule), ctx('mock'), fakeInfo(), () => undefined, failing)).rejects.toThrow(/a difference from the rule/);
+    await expect(runUnderRule(anywhere(rule), ctx('twin'), fakeInfo(), () => undefined, failing)).rejects.toThrow(/a difference from the rule/);
   }
 });
 
@@ -49,7 +49,7 @@ test('contract and reliance rules fail on every target, known drift or not', asy
   expect(hard.some((rule) => rule.source === 'reliance')).toBe(true);
   expect(hard.some((rule) => rule.knownDrift)).toBe(true);
   for (const rule of hard) {
-    for (const target of [...REAL, 'mock' as const]) {
+    for (const target of [...REAL, 'twin' as const]) {
       await expect(
         runUnderRule(anywhere(rule), ctx(target), fakeInfo(), () => undefined, failing),
         `${rule.id} on ${target}`,
@@ -64,7 +64,7 @@ test('known drift is matched exactly: a deprecated relationship kept with links 
   const info = fakeInfo();
   expect(knownDriftSeen(rule, 'live', drifted, info, 'anime.genres')).toBe(true);
   expect(info.annotations[0]?.type).toBe('drift');
-  expect(knownDriftSeen(rule, 'mock', drifted, fakeInfo(), 'anime.genres')).toBe(false);
+  expect(knownDriftSeen(rule, 'twin', drifted, fakeInfo(), 'anime.genres')).toBe(false);
   expect(knownDriftSeen(rule, 'live', undefined, fakeInfo(), 'dropped')).toBe(false);
   expect(knownDriftSeen(rule, 'live', { links: {} }, fakeInfo(), 'no links')).toBe(false);
   expect(knownDriftSeen(rule, 'live', { ...drifted, meta: { deprecated: false } }, fakeInfo(), 'marked wrongly')).toBe(false);

@@ -54,7 +54,7 @@ test('the closest ids to a prefix: those it begins first, then by edit distance'
 });
 
 test("one API runs its own projects and folders; the whole run, every project (but the properties on a replay) and no filter; a rule run, the test list's tests", () => {
-  const media = playwrightRun(parse('--api', 'media'), 'mock');
+  const media = playwrightRun(parse('--api', 'media'), 'twin');
   expect(media.args).toEqual([
     '--project=media',
     '--project=properties',
@@ -68,7 +68,7 @@ test("one API runs its own projects and folders; the whole run, every project (b
   expect(store.args).toContain('--project=storefront');
   expect(store.args).not.toContain('--project=media');
 
-  const all = playwrightRun(parse(), 'mock');
+  const all = playwrightRun(parse(), 'twin');
   expect(all.args).toEqual(['--project=store', '--project=storefront', '--project=properties', '--project=contracts-verify', '--project=media']);
   expect(all.env).toEqual({ HARNESS_CONSOLE: 'verify' });
   // A replay has no cassettes of the properties' generated requests.
@@ -128,7 +128,7 @@ test('--api media lists no store test and no store-only project, and --api store
   const root = resolve(import.meta.dirname, '../../..');
   const listed = (api: string) => {
     const file = join(mkdtempSync(join(tmpdir(), 'verify-list-')), 'list.json');
-    const { args, env } = playwrightRun(parse('--api', api), 'mock');
+    const { args, env } = playwrightRun(parse('--api', api), 'twin');
     const run = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--list', '--reporter=json', ...args], {
       cwd: root,
       env: { ...process.env, ...env, HARNESS_CONSOLE: '', PLAYWRIGHT_JSON_OUTPUT_NAME: file },
