@@ -11,7 +11,7 @@ import type { MediaClient } from '../../src/clients/media/MediaClient.ts';
 import { liveMediaProvider, twinMediaProvider } from '../../src/providers/media/mediaProvider.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
-import { isUnavailable, unavailable, type Arrange, type Arranged, type ProviderTarget, type Unavailable } from '../verification/providerTarget.ts';
+import { isUnavailable, unavailable, type Arrange, type Arranged, type PactProvider, type Unavailable } from '../verification/pactProvider.ts';
 import type { StateEntry } from '../verification/stateVocabulary.ts';
 
 /**
@@ -236,7 +236,7 @@ function lookups(api: MediaClient): Record<string, (params: Params) => Promise<F
   };
 }
 
-export function mediaTwinTarget(config: TwinMediaConfig): ProviderTarget {
+export function mediaTwinTarget(config: TwinMediaConfig): PactProvider {
   const provider = twinMediaProvider(config, 'twin');
   const control = provider.control!;
   const signIn = async (userId: unknown): Promise<Arranged> => {
@@ -304,7 +304,7 @@ export function mediaTwinTarget(config: TwinMediaConfig): ProviderTarget {
   };
 }
 
-export function mediaLiveTarget(config: LiveMediaConfig): ProviderTarget {
+export function mediaLiveTarget(config: LiveMediaConfig): PactProvider {
   // Anonymous on purpose: the pacts' reads are what an anonymous integration sees (adult titles hidden).
   // Arranging a state spends live requests too: counted and refused like the fixtures' (LIVE_REQUEST_BUDGET).
   const api = liveMediaProvider(config, harnessConfig().target).client();

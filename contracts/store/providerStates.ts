@@ -11,7 +11,7 @@ import { systemClock } from '../../src/clock/Clock.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 import { liveStoreProvider, twinStoreProvider, type LiveStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
-import { unavailable, type Arranged, type ProviderTarget } from '../verification/providerTarget.ts';
+import { unavailable, type Arranged, type PactProvider } from '../verification/pactProvider.ts';
 import type { StateEntry } from '../verification/stateVocabulary.ts';
 
 /**
@@ -135,7 +135,7 @@ export const STORE_VOCABULARY: readonly StateEntry[] = [
   },
 ];
 
-export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
+export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
   const provider = twinStoreProvider(config, 'twin');
   const control = provider.control!;
   // Unpaced, on the wall clock: the twin store's own virtual clock never moves, so a full bucket stays full.
@@ -269,7 +269,7 @@ function liveStoreClient(config: LiveStoreConfig): StoreClient {
   return liveProvider.provider.client();
 }
 
-export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
+export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
   const api = liveStoreClient(config);
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
   const found = (values: Record<string, number>): Arranged => ({ values: { ...store.values, ...values } });
@@ -382,7 +382,7 @@ async function blankNameCleanUp(api: StoreClient, store: Arranged): Promise<Arra
  * left the bucket full: the wait is one leak then, and follows the provider's count afterwards.
  * Without it the first state's request could meet a 429, and a recording would depend on timing.
  */
-function roomFirst(api: StoreClient, states: ProviderTarget['states']): ProviderTarget['states'] {
+function roomFirst(api: StoreClient, states: PactProvider['states']): PactProvider['states'] {
   return Object.fromEntries(
     Object.entries(states).map(([name, arrange]) => [
       name,

@@ -6,13 +6,13 @@
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { mediaLiveTarget, mediaTwinTarget } from '../media/providerStates.ts';
 import { storeLiveTarget, storeTwinTarget } from '../store/providerStates.ts';
-import type { ProviderTarget } from './providerTarget.ts';
+import type { PactProvider } from './pactProvider.ts';
 
 export type PactApi = 'store' | 'media';
 export const PACT_APIS: readonly PactApi[] = ['store', 'media'];
 
 /** `{ skip }` when this run leaves the API out (a one-API live run): its interactions are skipped with the reason. */
-export function apiTarget(api: PactApi): ProviderTarget | { skip: string } {
+export function apiTarget(api: PactApi): PactProvider | { skip: string } {
   if (api === 'store') {
     const config = harnessConfig().store;
     if (config.mode === 'off') return { skip: config.reason };

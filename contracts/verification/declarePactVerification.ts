@@ -13,7 +13,7 @@ import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { pactPath, readPact, type PactNames } from './pactFile.ts';
-import type { ProviderTarget } from './providerTarget.ts';
+import type { PactProvider } from './pactProvider.ts';
 import { openRecordedProvider } from './recordedProvider.ts';
 import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
 import { resolveStates } from './stateVocabulary.ts';
@@ -34,7 +34,7 @@ export interface VerificationOptions {
 export function declarePactVerification(
   names: PactNames,
   api: RecordingApi,
-  target: () => ProviderTarget | { skip: string } | Promise<ProviderTarget | { skip: string }>,
+  target: () => PactProvider | { skip: string } | Promise<PactProvider | { skip: string }>,
   options: VerificationOptions = {},
 ): void {
   // The interactions are listed when Playwright loads the file; each test reads the pact again,

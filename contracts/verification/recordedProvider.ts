@@ -22,7 +22,7 @@ import { startRecordingProxy } from '../../src/recording/recordingProxy.ts';
 import { startReplayServer } from '../../src/recording/replayServer.ts';
 import { lockDownNetwork, startRecording, startReplay, type CassetteId } from '../../src/recording/session.ts';
 import type { PactInteraction } from './pactFile.ts';
-import type { ProviderTarget } from './providerTarget.ts';
+import type { PactProvider } from './pactProvider.ts';
 import { PactMismatchError } from './verifyInteraction.ts';
 
 export const CONTRACTS_SUITE = 'contracts';
@@ -34,7 +34,7 @@ export interface Annotation {
 
 export interface RecordedProvider {
   /** The target with its base URL on the recording proxy (record) or the replay server (replay); its states unchanged. */
-  readonly target: ProviderTarget;
+  readonly target: PactProvider;
   /** For the report: what the Verifier really talks to. */
   readonly describe: string;
   /** What a failed verification means here: on replay, a finding about the recorded service or a stale recording. */
@@ -68,7 +68,7 @@ function rebase(baseUrl: string, served: string): string {
 export async function openRecordedProvider(options: {
   api: RecordingApi;
   test: string;
-  target: ProviderTarget;
+  target: PactProvider;
   /** Default CONTRACTS_SUITE; an outside consumer's pacts have a folder of their own. */
   suite?: string;
   /** The command that records this interaction, named when a replay finds no recording of it. */
@@ -81,7 +81,7 @@ export async function openRecordedProvider(options: {
   return mode === 'record' ? record(id, target) : replay(id, target, options.recordWith ?? 'npm run record');
 }
 
-async function record(id: CassetteId, target: ProviderTarget): Promise<RecordedProvider> {
+async function record(id: CassetteId, target: PactProvider): Promise<RecordedProvider> {
   const base = new URL(target.baseUrl);
   const proxy = await startRecordingProxy({ origin: base.origin });
   // Pact's JS side reaches the proxy from this process too: only the proxy's exchange with the service is the recording.
@@ -101,7 +101,7 @@ async function record(id: CassetteId, target: ProviderTarget): Promise<RecordedP
   };
 }
 
-async function replay(id: CassetteId, target: ProviderTarget, recordWith: string): Promise<RecordedProvider> {
+async function replay(id: CassetteId, target: PactProvider, recordWith: string): Promise<RecordedProvider> {
   const { raw } = cassettePaths(id.root, id.api, id.suite, id.test);
   // Nothing to answer from: said at once, before a state is arranged or a request sent.
   if (!existsSync(raw)) {

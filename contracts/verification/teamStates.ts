@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { unavailable, type Arranged, type ProviderTarget, type Unavailable } from './providerTarget.ts';
+import { unavailable, type Arranged, type PactProvider, type Unavailable } from './pactProvider.ts';
 import { matchState, UnknownProviderStateError, type StateEntry } from './stateVocabulary.ts';
 
 export type StatesApi = 'store' | 'media';
@@ -71,13 +71,13 @@ export async function loadTeamStates(file: string): Promise<TeamStates> {
 }
 
 /** The target with the team's states of `api` added to its vocabulary and its table; a name the harness already has is refused. */
-export function withTeamStates(target: ProviderTarget, api: StatesApi, team: TeamStates): ProviderTarget {
+export function withTeamStates(target: PactProvider, api: StatesApi, team: TeamStates): PactProvider {
   const added = team[api] ?? [];
   if (added.length === 0) return target;
   const taken = added.filter((state) => target.vocabulary.some((known) => known.name === state.name)).map((state) => `"${state.name}"`);
   if (taken.length > 0) throw new Error(`The team's ${api} states ${taken.join(', ')} are built-in states already: rename them in the states file.`);
   const vocabulary = [...target.vocabulary, ...added.map(({ name, params, twin, live, skippedOnLive }) => ({ name, params, twin, live, skippedOnLive }))];
-  const states: Record<string, ProviderTarget['states'][string]> = { ...target.states };
+  const states: Record<string, PactProvider['states'][string]> = { ...target.states };
   const context: StateContext = {
     target: target.kind,
     unavailable,

@@ -10,7 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { Verifier } from '@pact-foundation/pact';
 import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
-import { isUnavailable, type Arranged, type ProviderTarget } from './providerTarget.ts';
+import { isUnavailable, type Arranged, type PactProvider } from './pactProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
 import { setProcessVariable } from '../../src/config/env.ts';
 
@@ -40,7 +40,7 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 export async function verifyInteraction(options: {
   pact: PactDocument;
   interaction: PactInteraction;
-  target: ProviderTarget;
+  target: PactProvider;
   /** Where the one-interaction pact is written (the test's output folder). */
   pactFile: string;
   /** Live and record targets: the worker's guard, which counts the Verifier's requests as `api`'s and refuses them once the budget is spent. */

@@ -6,7 +6,7 @@
  */
 import type { ClientRequest } from './ClientRequest.ts';
 import type { HeaderMap } from './HeaderMap.ts';
-import { resolveTarget } from './resolveTarget.ts';
+import { resolveRequestUrl } from './resolveRequestUrl.ts';
 
 /** Who builds, for messages and errors: `StoreClient`, and its request error. */
 export interface Builder {
@@ -15,10 +15,10 @@ export interface Builder {
 }
 
 /** The method and the URL of `request`, under `base` or absolute; `appendQuery` adds the client's query. */
-export function requestTarget(request: ClientRequest, base: URL, builder: Builder, appendQuery: (url: URL) => void): { method: string; url: URL } {
+export function requestMethodAndUrl(request: ClientRequest, base: URL, builder: Builder, appendQuery: (url: URL) => void): { method: string; url: URL } {
   const method = request.method;
   if (!method) throw builder.refuse(`${builder.who}.send: the request has no method. Fix: set method, e.g. "GET".`);
-  const url = resolveTarget(request, base, builder.who, builder.refuse);
+  const url = resolveRequestUrl(request, base, builder.who, builder.refuse);
   appendQuery(url);
   return { method, url };
 }

@@ -1,5 +1,5 @@
 import { HeaderMap } from '../../http/HeaderMap.ts';
-import { requestBody, requestTarget, type Builder } from '../../http/requestParts.ts';
+import { requestBody, requestMethodAndUrl, type Builder } from '../../http/requestParts.ts';
 import type { WireRequest } from '../../http/transport.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { MediaRequestError } from './errors.ts';
@@ -33,7 +33,7 @@ export interface RequestDefaults {
  */
 export function buildRequest(request: MediaRequest, defaults: RequestDefaults): PreparedRequest {
   // The query appended by hand: URLSearchParams would re-encode the caller's own query and the list commas.
-  const { method, url } = requestTarget(request, defaults.baseUrl, BUILDER, (target) => {
+  const { method, url } = requestMethodAndUrl(request, defaults.baseUrl, BUILDER, (target) => {
     const extra = Object.entries(request.query ?? {})
       .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
       .map(([name, value]) => `${encodeName(name)}=${encodeValue(String(value))}`);

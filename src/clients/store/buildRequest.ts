@@ -1,5 +1,5 @@
 import { HeaderMap } from '../../http/HeaderMap.ts';
-import { requestBody, requestTarget, type Builder } from '../../http/requestParts.ts';
+import { requestBody, requestMethodAndUrl, type Builder } from '../../http/requestParts.ts';
 import type { WireRequest } from '../../http/transport.ts';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreRequestError } from './errors.ts';
@@ -30,7 +30,7 @@ export interface RequestDefaults {
  * Each can be switched off or overridden, for the suites that check the provider's refusals.
  */
 export function buildRequest(request: StoreRequest, defaults: RequestDefaults): PreparedRequest {
-  const { method, url } = requestTarget(request, defaults.baseUrl, BUILDER, (target) => {
+  const { method, url } = requestMethodAndUrl(request, defaults.baseUrl, BUILDER, (target) => {
     for (const [name, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) target.searchParams.set(name, String(value));
     }

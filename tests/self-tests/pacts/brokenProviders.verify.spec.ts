@@ -15,7 +15,7 @@ import { MEDIA_PACT, STORE_PACT } from '../../../contracts/pactNames.ts';
 import { mediaTwinTarget } from '../../../contracts/media/providerStates.ts';
 import { storeTwinTarget } from '../../../contracts/store/providerStates.ts';
 import { readPact, type PactNames } from '../../../contracts/verification/pactFile.ts';
-import type { ProviderTarget } from '../../../contracts/verification/providerTarget.ts';
+import type { PactProvider } from '../../../contracts/verification/pactProvider.ts';
 import { PactMismatchError, verifyInteraction } from '../../../contracts/verification/verifyInteraction.ts';
 
 /** Which interaction each break must fail, and what Pact's report must name. */
@@ -49,7 +49,7 @@ for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
     const interaction = pact.interactions.find((i) => i.description === description);
     expect(interaction, `the ${api} pact has no interaction "${description}"`).toBeDefined();
 
-    const faithful: ProviderTarget = api === 'store' ? storeTwinTarget(config.store) : mediaTwinTarget(config.media);
+    const faithful: PactProvider = api === 'store' ? storeTwinTarget(config.store) : mediaTwinTarget(config.media);
     // Media breaks that leak adult titles replay requests as a signed-in user; a state resets the
     // media twin (and its tokens), so the user signs in after each state is arranged.
     const ctx: ProxyContext = {};

@@ -13,7 +13,7 @@ import { startStoreTwin, type RunningStoreTwin } from '../../../src/twins/store/
 import { STORE_STATES, STORE_VOCABULARY, storeLiveTarget, storeTwinTarget } from '../../../contracts/store/providerStates.ts';
 import { MEDIA_STATES, MEDIA_VOCABULARY, mediaLiveTarget, mediaTwinTarget } from '../../../contracts/media/providerStates.ts';
 import { closestState, matchState, resolveStates, UnknownProviderStateError } from '../../../contracts/verification/stateVocabulary.ts';
-import { isUnavailable, type ProviderTarget } from '../../../contracts/verification/providerTarget.ts';
+import { isUnavailable, type PactProvider } from '../../../contracts/verification/pactProvider.ts';
 import { withVocabularyTables } from '../../../contracts/verification/vocabularyDoc.ts';
 import { PROVIDER_STATES_DOC, vocabularyTables } from '../../../scripts/providerStatesDoc.ts';
 import { LIVE_ENV } from '../config/configEnv.ts';
@@ -63,7 +63,7 @@ test.describe('matching a pact state to the vocabulary', () => {
 const live = loadConfig({ ...LIVE_ENV, KITSU_API_URL: 'https://kitsu.example.invalid/api/edge' });
 
 test.describe('every state is declared in all its places', () => {
-  const tables: [string, readonly { name: string }[], Record<string, string>, () => ProviderTarget[]][] = [
+  const tables: [string, readonly { name: string }[], Record<string, string>, () => PactProvider[]][] = [
     [
       'store',
       STORE_VOCABULARY,

@@ -21,14 +21,14 @@ import { chargeToBudget } from '../../../suites/fixtures/liveTestEnd.ts';
 import { STORE_PACT } from '../../../contracts/pactNames.ts';
 import { storeTwinTarget } from '../../../contracts/store/providerStates.ts';
 import { readPact } from '../../../contracts/verification/pactFile.ts';
-import type { ProviderTarget } from '../../../contracts/verification/providerTarget.ts';
+import type { PactProvider } from '../../../contracts/verification/pactProvider.ts';
 import { PactMismatchError, verifyInteraction } from '../../../contracts/verification/verifyInteraction.ts';
 
 const INTERACTION = 'a request for the first page of products, 30 per page';
 
 let twin: RunningStoreTwin;
 let proxy: Server;
-let target: ProviderTarget;
+let target: PactProvider;
 /** What reached the provider: the Verifier's requests (states are arranged through the control API, beside the proxy). */
 let reached: string[] = [];
 

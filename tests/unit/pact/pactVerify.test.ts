@@ -11,7 +11,7 @@ import { parseVerifyArgs, providerIdentity, providerVersion } from '../../../scr
 import { apiOfProvider, outsidePact, pactFilesIn, PactSourceError, withUniqueTitles } from '../../../contracts/verification/outsidePacts.ts';
 import { DEFAULT_SELECTORS } from '../../../contracts/broker/selectors.ts';
 import { loadTeamStates, withTeamStates } from '../../../contracts/verification/teamStates.ts';
-import { unavailable, type ProviderTarget } from '../../../contracts/verification/providerTarget.ts';
+import { unavailable, type PactProvider } from '../../../contracts/verification/pactProvider.ts';
 import type { Git } from '../../../scripts/pactBroker.ts';
 
 function usageError(run: () => unknown): string {
@@ -128,7 +128,7 @@ test('two pacts between the same pair get their file names in their titles, so e
 });
 
 test.describe("a team's states", () => {
-  const base: ProviderTarget = {
+  const base: PactProvider = {
     name: 'store twin',
     kind: 'twin',
     baseUrl: 'http://127.0.0.1:1',

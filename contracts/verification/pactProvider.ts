@@ -22,7 +22,7 @@ export interface Unavailable {
 
 export type Arrange = (params: Record<string, unknown>) => Promise<Arranged | Unavailable>;
 
-export interface ProviderTarget {
+export interface PactProvider {
   /** Which target this is, for reports (`twin`, `live`). */
   readonly name: string;
   /** Whether the states are arranged on a twin or found on a real service (also when it is recorded or replayed). */

@@ -4,7 +4,7 @@
  * absolute URL. Each client appends its query after, in its own encoding.
  * `refuse` makes the client's own error; `who` names the client in messages.
  */
-export function resolveTarget(request: { path?: string; url?: string }, base: URL, who: string, refuse: (message: string) => Error): URL {
+export function resolveRequestUrl(request: { path?: string; url?: string }, base: URL, who: string, refuse: (message: string) => Error): URL {
   if (request.url !== undefined && request.path !== undefined) {
     throw refuse(`${who}.send: the request has both path and url. Fix: pass path (relative to the base URL) or url (absolute), not both.`);
   }
