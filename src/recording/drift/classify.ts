@@ -134,7 +134,10 @@ function compareInteraction(stored: Side, fresh: Side, position: number, rules: 
   ];
 }
 
-/** The findings of a cassette in the fresh recording's order: removed, paired and added interactions placed where they fall. */
+/**
+ * The findings of a cassette in the fresh recording's order: removed, paired and added interactions placed where they fall.
+ * (Longer than most: the three kinds go on one timeline, keyed by the fresh recording's positions, and are sorted together.)
+ */
 export function compareCassettes(stored: Loaded, fresh: Loaded, rules: NormalisationRules, routes: RouteSchemas, maxFields: number): DriftFinding[] {
   const si = stored.normalised.interactions;
   const fi = fresh.normalised.interactions;

@@ -1,55 +1,21 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/**
+ * compareRecordings: a stored and a fresh recording, each copied from the
+ * fixtures and edited, compared end to end: the JSON diff (drift/jsonDiff.ts)
+ * and how each difference is classified (drift/classify.ts), a contract break
+ * or an observation. The schema check of the stored recordings is
+ * drift/schemaCheck.test.ts; the written report, driftReport.test.ts.
+ */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { readCassette, writeCassette, type Cassette, type Interaction } from '../../../src/recording/cassette.ts';
-import { checkRecordings, compareRecordings, type DriftFinding, type DriftReport } from '../../../src/recording/drift.ts';
-import { renderDriftMarkdown, writeDriftReport } from '../../../src/recording/driftReport.ts';
+import type { Interaction } from '../../../src/recording/cassette.ts';
+import { compareRecordings } from '../../../src/recording/drift.ts';
+import { CRUD, HIDDEN, LIST, LOGS, PRODUCT, driftTrees, edit, findings, interaction, removeDriftTrees } from './drift/driftTrees.ts';
 
-// A few real cassettes recorded from the twins (raw, redacted), with their target.json.
-const FIXTURES = fileURLToPath(new URL('./fixtures/recordings', import.meta.url));
-const CRUD = 'store/products/store-products-crud-read-update-and-delete-one-product.raw.json';
-const LIST = 'store/conventions/store-versioning-v1-path-the-api-answers-under-v1-store-id.raw.json';
-const LOGS = 'media/routes/media-routes-read-only-get-library-entry-logs-index.raw.json';
-const HIDDEN = 'media/errors/media-errors-hidden-404-a-record-that-does-not-exist.raw.json';
-
-const made: string[] = [];
-test.afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A stored and a fresh copy of the fixture recordings. */
-function trees(): { stored: string; fresh: string; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'drift-test-'));
-  made.push(dir);
-  cpSync(FIXTURES, join(dir, 'stored'), { recursive: true });
-  cpSync(FIXTURES, join(dir, 'fresh'), { recursive: true });
-  return { stored: join(dir, 'stored'), fresh: join(dir, 'fresh'), dir };
-}
-
-function edit(root: string, rel: string, change: (c: Cassette) => void): void {
-  const cassette = readCassette(join(root, rel));
-  change(cassette);
-  writeCassette(join(root, rel), cassette);
-}
-
-/** The interaction of a cassette with this method and raw path (and status, when several). */
-function interaction(c: Cassette, method: string, path: RegExp, status?: number): Interaction {
-  const found = c.interactions.find((i) => i.method === method && path.test(i.path) && (status === undefined || i.status === status));
-  if (!found) throw new Error(`no ${method} ${path} in ${c.test}`);
-  return found;
-}
-
-const PRODUCT = /^\/v1\/\d+\/products\/\d+$/;
-
-function findings(report: DriftReport): (DriftFinding & { test: string; api: string })[] {
-  return report.apis.flatMap((a) => a.cassettes.flatMap((c) => c.findings.map((f) => ({ ...f, test: c.test, api: a.api }))));
-}
+test.afterAll(removeDriftTrees);
 
 test('identical recordings: no findings, every cassette compared', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   const report = compareRecordings(stored, fresh);
   expect(findings(report)).toEqual([]);
   expect(report.contractBreaks).toBe(0);
@@ -62,7 +28,7 @@ test('identical recordings: no findings, every cassette compared', () => {
 });
 
 test('what changes on every run (dates, rate headers, timestamps, ids, unique names) is no drift', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   edit(fresh, CRUD, (c) => {
     // Another run hands out other ids: shift every product and variant id, in bodies and paths alike.
     const shifted = JSON.parse(JSON.stringify(c.interactions).replace(/\b1000010006(\d\d)\b/g, (_, d: string) => `1000010093${d}`)) as Interaction[];
@@ -92,7 +58,7 @@ test('what changes on every run (dates, rate headers, timestamps, ids, unique na
 });
 
 test('a response field renamed is a contract break naming the route, the field and the schema message', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   edit(fresh, CRUD, (c) => {
     const r = interaction(c, 'GET', PRODUCT, 200).response as Record<string, unknown>;
     r.title = r.name;
@@ -117,7 +83,7 @@ test('a response field renamed is a contract break naming the route, the field a
 });
 
 test('a fresh answer that breaks its schema is a contract break even where the stored one was alike', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   for (const root of [stored, fresh]) {
     edit(root, LOGS, (c) => {
       // A JSON:API type is a string.
@@ -134,7 +100,7 @@ test('a fresh answer that breaks its schema is a contract break even where the s
 });
 
 test('one change that breaks the schema is one contract break, with every schema message it causes', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   edit(fresh, LOGS, (c) => {
     (c.interactions[0]!.response as { data: { type: unknown }[] }).data[0]!.type = 42;
   });
@@ -146,7 +112,7 @@ test('one change that breaks the schema is one contract break, with every schema
 });
 
 test('a contract header dropped is a contract break', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   edit(fresh, LIST, (c) => {
     delete c.interactions[0]!.rawHeaders['x-total-count'];
   });
@@ -163,7 +129,7 @@ test('a contract header dropped is a contract break', () => {
 });
 
 test('a non-contract header or a value that changes is an observation', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   edit(stored, LIST, (c) => {
     c.interactions[0]!.rawHeaders['x-served-by'] = 'a';
     c.interactions[0]!.rawHeaders['x-old'] = 'gone';
@@ -188,7 +154,7 @@ test('a non-contract header or a value that changes is an observation', () => {
 });
 
 test('a status that moves to another class is a contract break; within its class an observation', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   edit(fresh, CRUD, (c) => {
     interaction(c, 'GET', PRODUCT, 200).status = 404;
     interaction(c, 'PUT', PRODUCT).status = 202;
@@ -202,7 +168,7 @@ test('a status that moves to another class is a contract break; within its class
 });
 
 test('routes and tests recorded on one side only are reported; a filtered fresh recording compares only its tests', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   rmSync(join(fresh, HIDDEN));
   edit(fresh, CRUD, (c) => {
     const get = interaction(c, 'GET', PRODUCT, 200);
@@ -220,7 +186,7 @@ test('routes and tests recorded on one side only are reported; a filtered fresh 
 });
 
 test('body differences are listed up to the cap, breaks first, the rest counted', () => {
-  const { stored, fresh } = trees();
+  const { stored, fresh } = driftTrees();
   edit(fresh, LIST, (c) => {
     const product = (c.interactions[0]!.response as Record<string, unknown>[])[0]!;
     product.name = 7;
@@ -234,87 +200,4 @@ test('body differences are listed up to the cap, breaks first, the rest counted'
     ['observation', '$[0].free_shipping'],
   ]);
   expect(all[3]).toMatchObject({ change: 'fields-omitted', message: '4 more body differences not listed' });
-});
-
-test('the Markdown names every finding with its route, test and rule; the files and the Allure result are written', () => {
-  const { stored, fresh, dir } = trees();
-  edit(fresh, CRUD, (c) => {
-    const r = interaction(c, 'GET', PRODUCT, 200).response as Record<string, unknown>;
-    r.title = r.name;
-    delete r.name;
-  });
-  edit(fresh, LIST, (c) => {
-    delete c.interactions[0]!.rawHeaders['x-total-count'];
-    c.interactions[0]!.rawHeaders['x-cache'] = 'HIT';
-  });
-  const report = compareRecordings(stored, fresh, { now: new Date('2026-01-02T03:04:05Z') });
-  const md = renderDriftMarkdown(report);
-  expect(md).toContain('| store | 2 | 0 | 0 | 2 | 2 |');
-  expect(md).toContain('| media | 2 | 0 | 0 | 0 | 0 |');
-  const [breaks, observations] = md.split('## Observations');
-  expect(breaks).toContain('- `GET /v1/<store>/products/<id:1>` (#2): field `$.name` removed');
-  expect(breaks).toContain('rule: store/product: /name: required member is missing');
-  expect(breaks).toContain('store.products.crud: read, update and delete one product');
-  expect(breaks).toContain('- `GET /v1/<store>/products?per_page=1` (#1): header `x-total-count` removed (was `260`)');
-  expect(breaks).toContain('store.versioning.v1-path: the API answers under /v1/{store\\_id}');
-  expect(observations).toContain('field `$.title` added');
-  expect(observations).toContain('header `x-cache` added: `HIT`');
-
-  const files = writeDriftReport(report, join(dir, 'drift'), join(dir, 'allure-results'));
-  expect(readFileSync(files.markdown, 'utf8')).toBe(md);
-  expect(JSON.parse(readFileSync(files.json, 'utf8'))).toEqual(report);
-  const result = JSON.parse(readFileSync(files.allureResult, 'utf8')) as {
-    name: string;
-    status: string;
-    labels: { name: string; value: string }[];
-    attachments: { name: string; type: string; source: string }[];
-  };
-  expect(result).toMatchObject({ name: 'drift report', status: 'failed' });
-  expect(result.labels).toEqual(
-    expect.arrayContaining([
-      { name: 'epic', value: 'Recordings' },
-      { name: 'feature', value: 'Drift' },
-    ]),
-  );
-  expect(result.attachments.map((a) => [a.name, a.type])).toEqual([
-    ['drift.md', 'text/markdown'],
-    ['drift.json', 'application/json'],
-  ]);
-  expect(result.attachments[0]!.source).toMatch(/^[0-9a-f-]{36}-attachment\.md$/);
-  expect(readFileSync(join(dir, 'allure-results', result.attachments[0]!.source), 'utf8')).toBe(md);
-
-  const clean = writeDriftReport(compareRecordings(stored, stored), join(dir, 'drift'), join(dir, 'allure-results'));
-  expect(JSON.parse(readFileSync(clean.allureResult, 'utf8'))).toMatchObject({ status: 'passed' });
-});
-
-test('checkRecordings finds the schema breach of an edited recording, and none in the recorded ones', () => {
-  const { stored } = trees();
-  expect(checkRecordings(stored)).toEqual([]);
-  edit(stored, CRUD, (c) => {
-    delete (interaction(c, 'GET', PRODUCT, 200).response as Record<string, unknown>).name;
-  });
-  const breaches = checkRecordings(stored);
-  expect(breaches).toHaveLength(1);
-  expect(breaches[0]).toMatchObject({
-    api: 'store',
-    file: CRUD.replace(/\.raw\.json$/, ''),
-    interaction: 2,
-    route: 'GET /v1/100001/products/100001000687',
-    status: 200,
-    schema: 'store/product',
-  });
-  expect(breaches[0]!.message).toContain('/name: required member is missing');
-});
-
-test('npm run drift without stored recordings says how to make them', () => {
-  const { dir } = trees();
-  const missing = join(dir, 'nothing-here');
-  const run = spawnSync(process.execPath, ['scripts/drift.ts', '--fresh', join(dir, 'fresh')], {
-    env: { ...process.env, RECORDINGS_DIR: missing },
-    encoding: 'utf8',
-  });
-  expect(run.status).toBe(2);
-  expect(run.stderr).toContain(`the stored recordings directory ${missing} does not exist`);
-  expect(run.stderr).toContain('npm run record');
-  expect(existsSync(missing)).toBe(false);
 });
