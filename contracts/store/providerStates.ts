@@ -20,6 +20,7 @@ export const STORE_STATES = {
   hasProducts: 'store {storeId} has {count} products',
   hasCategory: 'store {storeId} has category {categoryId}',
   bucketFull: 'the rate-limit bucket of store {storeId} is full',
+  codeApproved: 'the owner of store {storeId} approved an install: an app has a code to exchange',
 } as const;
 
 export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
@@ -60,6 +61,13 @@ export function storeTwinTarget(config: TwinStoreConfig): ProviderTarget {
           if (status !== 200) throw new Error(`filling the bucket: request ${i + 1} of ${STORE_CONTRACT.bucketSize} answered ${status}, not 200`);
         }
         return arranged(store);
+      },
+      [STORE_STATES.codeApproved]: async () => {
+        // A fresh store and app, and the owner's approval through the control API (store.oauth.authorize-consent).
+        const store = await fresh(0);
+        const app = await control.call<{ appId: number; clientSecret: string }>('POST', '/apps', { redirectUrl: 'http://127.0.0.1:9/oauth/callback' });
+        const { code } = await control.call<{ code: string }>('POST', `/apps/${app.appId}/approve`, { storeId: Number(store.storeId) });
+        return { values: { storeId: Number(store.storeId), clientId: String(app.appId), clientSecret: app.clientSecret, code }, teardown: () => store.close() };
       },
     },
   };
@@ -116,6 +124,10 @@ export function storeLiveTarget(config: LiveStoreConfig): ProviderTarget {
         const [category] = (await api.listCategories({ per_page: 1 })).items;
         return category ? { values: { ...store.values, categoryId: category.id } } : unavailable('the store has no category: create one in the sandbox store');
       },
+      [STORE_STATES.codeApproved]: async () =>
+        unavailable(
+          'an authorization code exists only once a store owner clicks Install on the real consent page, and the token endpoint is on www.tiendanube.com, not the API base; the twin verifies this interaction',
+        ),
       [STORE_STATES.bucketFull]: async () =>
         unavailable(
           "filling a real store's bucket spends 40 requests and holds every other client of the store back for 20 s; the twin verifies it, and the store suites observe 429s on live",
