@@ -74,11 +74,6 @@ export class Installs {
     store.emit('app/uninstalled', store.id);
     return true;
   }
-
-  installedOn(store: StoreState): number[] {
-    const prefix = `:${store.id}`;
-    return [...this.#tokens.keys()].filter((key) => key.endsWith(prefix)).map((key) => Number(key.split(':')[0]));
-  }
 }
 
 function keyOf(app: TwinApp, store: StoreState): string {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { CODE_LIFETIME_MS } from '../../../../src/twins/store/install/installs.ts';
 import { SEEDED_APP } from '../../../../src/twins/store/install/apps.ts';
-import { advanceClock, control, createStore, send, storeApi, useTestTwin, type TwinStoreInfo } from './twinHttp.ts';
+import { advanceClock, control, createStore, send, startTestTwin, storeApi, useTestTwin, type TwinStoreInfo } from './twinHttp.ts';
 
 const twin = useTestTwin();
 
@@ -216,4 +216,25 @@ test('the consent page names the app and its scopes; the form approves or denies
 test('the seeded app is registered from the start', async () => {
   const apps = await control<{ appId: number; clientSecret: string }[]>(twin().url, 'GET', '/apps');
   expect(apps[0]).toMatchObject({ appId: SEEDED_APP.id, clientSecret: SEEDED_APP.secret });
+});
+
+test('a reset brings back the seeded app alone, installed nowhere', async () => {
+  // A twin of its own: a reset empties every store of the twin it is sent to.
+  const { twin: own } = await startTestTwin();
+  try {
+    const app = await control<App>(own.url, 'POST', '/apps', { redirectUrl: REDIRECT });
+    const code = (await control<{ code: string }>(own.url, 'POST', `/apps/${SEEDED_APP.id}/approve`, { storeId: 100001 })).code;
+    await control(own.url, 'POST', '/reset');
+    const apps = await control<{ appId: number }[]>(own.url, 'GET', '/apps');
+    expect(apps.map((listed) => listed.appId)).toEqual([SEEDED_APP.id]);
+    expect(apps.some((listed) => listed.appId === app.appId)).toBe(false);
+    const answer = await send(`${own.url}/apps/authorize/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: SEEDED_APP.id, client_secret: SEEDED_APP.secret, grant_type: 'authorization_code', code }),
+    });
+    expect(answer.json().error, 'a code from before the reset is gone').toBe('invalid_grant');
+  } finally {
+    await own.close();
+  }
 });
