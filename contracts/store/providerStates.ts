@@ -35,6 +35,7 @@ export const STORE_STATES = {
   hasTopLevelCategory: 'store {storeId} has a top-level category',
   oneLanguage: 'store {storeId} has one language',
   bucketFull: 'the rate-limit bucket of store {storeId} is full',
+  codeApproved: 'the owner of store {storeId} approved an install: an app has a code to exchange',
 } as const;
 
 const STORE_ID = { storeId: 'given: the store arranged; the path reads it with fromProviderState' };
@@ -133,6 +134,13 @@ export const STORE_VOCABULARY: readonly StateEntry[] = [
     live: 'nothing: filling a real bucket spends 40 requests and holds every client of the store back for 20 s',
     skippedOnLive: 'always',
   },
+  {
+    name: STORE_STATES.codeApproved,
+    params: STORE_ID,
+    twin: 'a fresh store and a registered app, approved by the owner through the control API: the app id, its secret and a code to exchange',
+    live: "nothing: a code needs a store owner's click on the consent page, and the token endpoint is not on the API's host",
+    skippedOnLive: 'always',
+  },
 ];
 
 export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
@@ -147,7 +155,7 @@ export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
     if (!found) throw new Error(`the store twin made a store without ${what}: its seed changed; fix the seed or this state`);
     return values(found);
   };
-  const arranged = (store: ProviderStore, values: Record<string, number> = {}): Arranged => ({
+  const arranged = (store: ProviderStore, values: Record<string, number | string> = {}): Arranged => ({
     values: { storeId: Number(store.storeId), ...values },
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${store.token}` },
     teardown: () => store.close(),
@@ -247,6 +255,13 @@ export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
           if (status !== 200) throw new Error(`filling the bucket: request ${i + 1} of ${STORE_CONTRACT.bucketSize} answered ${status}, not 200`);
         }
         return arranged(store);
+      },
+      [STORE_STATES.codeApproved]: async () => {
+        // A fresh store and app, and the owner's approval through the control API (store.oauth.authorize-consent).
+        const store = await fresh({ products: 0 });
+        const app = await control.call<{ appId: number; clientSecret: string }>('POST', '/apps', { redirectUrl: 'http://127.0.0.1:9/oauth/callback' });
+        const { code } = await control.call<{ code: string }>('POST', `/apps/${app.appId}/approve`, { storeId: Number(store.storeId) });
+        return arranged(store, { clientId: String(app.appId), clientSecret: app.clientSecret, code });
       },
     },
   };
@@ -349,6 +364,10 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
           ? { values: { ...store.values, language: info.mainLanguage } }
           : unavailable(`the store has ${info.languages.length} languages (${info.languages.join(', ')}), not one`);
       },
+      [STORE_STATES.codeApproved]: async () =>
+        unavailable(
+          'an authorization code exists only once a store owner clicks Install on the real consent page, and the token endpoint is on www.tiendanube.com, not the API base; the twin verifies this interaction',
+        ),
       [STORE_STATES.bucketFull]: async () =>
         unavailable(
           "filling a real store's bucket spends 40 requests and holds every other client of the store back for 20 s; the twin verifies it, and the store suites observe 429s on live",

@@ -21,6 +21,7 @@ export const HARNESS_EPIC = 'Harness (own tests)';
 /** The area of a rule id (`<api>.<area>.<rule>`) as a QA engineer looks for it. */
 export const AREA_FEATURES: Readonly<Record<string, string>> = {
   'store.auth': 'Authentication',
+  'store.oauth': 'Authentication',
   'store.http': 'Requests and headers',
   'store.json': 'Response format',
   'store.timestamps': 'Response format',

@@ -110,6 +110,93 @@ const rules = [
     text: "A store's token does not open another store (401).",
   },
 
+  // Authentication: the install flow (OAuth 2). The field notes' OAuth section shows its endpoints; the rest is the twin's choice (ASSUMPTIONS.md).
+  {
+    id: 'store.oauth.install-grants-token',
+    section: 'Authentication',
+    source: 'spec',
+    needs: 'twin',
+    text: 'When a store owner installs the application, the application obtains an access token that grants its rights over that store: authorize, approve, redirect with a code, exchange, and the token opens the store.',
+  },
+  {
+    id: 'store.oauth.authorize-consent',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: "GET /apps/{app_id}/authorize?state=... shows the store owner a consent page; approving redirects to the app's registered redirect URL with a code and the same state.",
+  },
+  {
+    id: 'store.oauth.token-answer',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'POST /apps/authorize/token (client_id, client_secret, grant_type=authorization_code, code) answers {access_token, token_type: "bearer", scope, user_id}.',
+  },
+  {
+    id: 'store.oauth.user-id-is-store-id',
+    section: 'OAuth',
+    source: 'reliance',
+    reliedOnBy: 'exchangeCode (src/clients/store/install.ts) and the pact of the code exchange: the client it answers is on /v1/{user_id}',
+    needs: 'twin',
+    text: "The token answer's user_id is the id of the store that approved the install, and the token opens /v1/{user_id}.",
+  },
+  {
+    id: 'store.oauth.bad-code-refused',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'any',
+    text: 'An authorization code the provider did not issue answers 400 {"error":"invalid_grant","error_description":...}.',
+  },
+  {
+    id: 'store.oauth.code-single-use',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'A code is exchanged once: a second exchange answers 400 invalid_grant.',
+  },
+  {
+    id: 'store.oauth.code-expires',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'A code not exchanged within 10 minutes of the approval answers 400 invalid_grant.',
+  },
+  {
+    id: 'store.oauth.client-authentication',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'A wrong client_secret or an unknown client_id answers 401 invalid_client.',
+  },
+  {
+    id: 'store.oauth.token-bad-input-4xx',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'A token request with a missing parameter, another grant_type or a body that is neither JSON nor form-encoded answers a 4xx with {error, error_description}, never a 5xx.',
+  },
+  {
+    id: 'store.oauth.token-replaced',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'Tokens do not expire, and a new one replaces the old: after a second install of the same app on the same store, the first token answers 401.',
+  },
+  {
+    id: 'store.oauth.scopes-enforced',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'A token carries its scopes: without write_products, a write to products or categories answers 403; reads need read_products.',
+  },
+  {
+    id: 'store.oauth.uninstall-revokes',
+    section: 'OAuth',
+    source: 'field-notes',
+    needs: 'twin',
+    text: "Uninstalling the app delivers app/uninstalled to the store's webhooks and its token answers 401 afterwards.",
+  },
+
   // Errors
   {
     id: 'store.errors.invalid-json-400',

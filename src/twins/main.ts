@@ -8,6 +8,7 @@ import { MEDIA_SEED } from './media/seedFacts.ts';
 import { startMediaTwin } from './media/server.ts';
 import { SEEDED_STORES } from './store/seed.ts';
 import { startStoreTwin } from './store/server.ts';
+import { SEEDED_APP } from './store/install/apps.ts';
 import { mediaTwinClock, storeTwinPlan, variable as readVariable } from '../config/env.ts';
 import { isStorePlan, STORE_PLANS, type StorePlan } from '../rules/storeContract.ts';
 
@@ -78,6 +79,13 @@ async function main(): Promise<void> {
     }
     console.log(`  control API: ${store.url}/__twin (GET /__twin/health, POST /__twin/stores, POST /__twin/reset)`);
     console.log(`  storefront: ${store.url}/storefront/{store_id}/products/{product_id} (product pages with LS.registerOnChangeVariant)`);
+    // A twin fixture's client secret, not a real credential: an app under test needs it to exchange codes.
+    console.log(
+      `  app ${SEEDED_APP.id} (${SEEDED_APP.name}): client secret ${SEEDED_APP.secret}  redirect ${SEEDED_APP.redirectUrl}  scopes ${SEEDED_APP.scopes.join(',')}`,
+    );
+    console.log(
+      `  install: ${store.url}/apps/${SEEDED_APP.id}/authorize?state=... then POST ${store.url}/apps/authorize/token (POST /__twin/apps registers another app)`,
+    );
   } catch (error) {
     console.error(`[twins] Store Commerce API twin: ${describeStartFailure(error, 'STORE_MOCK_PORT', storePort)}`);
     process.exitCode = 1;

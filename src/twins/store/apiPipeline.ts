@@ -10,6 +10,7 @@ import { writeResponse, type TwinResponse } from './responses.ts';
 import type { Router } from './router.ts';
 import type { StoreState } from './storeState.ts';
 import type { TwinState } from './twinState.ts';
+import { missingScope } from './install/scopes.ts';
 
 /** X-Main-Language when no store is known (unknown store id, unknown version). */
 export const DEFAULT_MAIN_LANGUAGE = 'es';
@@ -27,7 +28,7 @@ const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * One Store API call, steps in the order the real service shows them: version,
- * User-Agent, token, suspension, bucket, injected faults, body, route. Every
+ * User-Agent, token (and its scopes), suspension, bucket, injected faults, body, route. Every
  * answer carries X-Main-Language (store.headers.main-language); every answer
  * after the token step carries the rate headers.
  */
@@ -74,6 +75,12 @@ async function runPipeline(req: IncomingMessage, input: PipelineInput, deps: Api
   const { store } = input;
   if (store === undefined || token === undefined || !store.hasToken(token)) {
     throw StoreApiError.standard(401, 'Invalid access token');
+  }
+
+  // 3b. store.oauth.scopes-enforced: an installed app's token does only what its scopes allow.
+  const missing = missingScope(store.scopesOf(token), method, input.resource);
+  if (missing !== undefined) {
+    throw StoreApiError.standard(403, `This access token was not granted ${missing}: the app must ask for it and be installed again`);
   }
 
   // 4. store.suspension.every-call-402: before the bucket, so it costs nothing.

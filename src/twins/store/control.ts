@@ -10,6 +10,8 @@ import { FAULT_STATUSES, type FaultStatus, type StoreState } from './storeState.
 import { LATEST_TIMESTAMP_MS } from './timestamps.ts';
 import type { CreatedStoreOptions, TwinState } from './twinState.ts';
 import { dropRenderedAroundWrites } from '../http/renderCache.ts';
+import { ControlError } from './controlError.ts';
+import { installControlRoutes } from './install/installControl.ts';
 
 /** Path prefix of the control API: outside /v1, so no Store API path can reach it. */
 export const CONTROL_PREFIX = '__twin';
@@ -19,18 +21,7 @@ const MAX_FAULT_COUNT = 1_000;
 const MAX_LANGUAGES = 10;
 const LANGUAGE_CODE = /^[a-z]{2}$/;
 
-/** A control API refusal: `{"error": "..."}` saying what is wrong and how to fix it. */
-class ControlError extends Error {
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = 'ControlError';
-    this.status = status;
-  }
-}
-
-interface ControlContext {
+export interface ControlContext {
   readonly twin: TwinState;
   readonly body: Readonly<Record<string, unknown>>;
   /** `http://{host}`, for the baseUrl of stores. */
@@ -269,7 +260,7 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
   },
 ];
 
-const controlRouter = new Router<ControlContext>(controlRoutes);
+const controlRouter = new Router<ControlContext>([...controlRoutes, ...installControlRoutes]);
 
 /** Whether a request target is under /__twin. */
 export function isControlTarget(target: RequestTarget): boolean {
@@ -284,7 +275,7 @@ export async function handleControlRequest(req: IncomingMessage, res: ServerResp
     if (match.kind === 'not-found') {
       throw new ControlError(
         404,
-        `twin: no control endpoint at ${(req.url ?? '').split('?')[0]}; the endpoints are /__twin/health, /__twin/reset and /__twin/stores[/{id}[/clock|suspend|resume|tokens|faults|deliveries[/flush]]]`,
+        `twin: no control endpoint at ${(req.url ?? '').split('?')[0]}; the endpoints are /__twin/health, /__twin/reset, /__twin/stores[/{id}[/clock|suspend|resume|tokens|faults|deliveries[/flush]]] and /__twin/apps[/{id}[/approve|uninstall]]`,
       );
     }
     if (match.kind === 'method-not-allowed') {

@@ -6,6 +6,7 @@ import { errorBody } from './errors.ts';
 import { writeResponse } from './responses.ts';
 import { apiRoutes } from './routes/apiRoutes.ts';
 import { handleStorefrontRequest, isStorefrontTarget } from './storefront/storefrontRoute.ts';
+import { handleInstallRequest, isInstallTarget } from './install/installRoute.ts';
 import type { StoreDefect } from './defects.ts';
 import type { StorePlan } from '../../rules/storeContract.ts';
 import type { ClockMode } from './storeState.ts';
@@ -27,7 +28,7 @@ export interface StoreTwinOptions {
 }
 
 export interface RunningStoreTwin {
-  /** `http://{host}:{port}`: the Store API is under `/v1/{store_id}`, the control API under `/__twin`, product pages under `/storefront`. */
+  /** `http://{host}:{port}`: the Store API is under `/v1/{store_id}`, the control API under `/__twin`, product pages under `/storefront`, the install flow under `/apps`. */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -52,6 +53,7 @@ export async function startStoreTwin(options: StoreTwinOptions = {}): Promise<Ru
     handle: async (req, res, target, origin) => {
       if (isControlTarget(target)) await handleControlRequest(req, res, target, { twin, origin, reportInternalError });
       else if (isStorefrontTarget(target)) await handleStorefrontRequest(req, res, target, { twin, reportInternalError });
+      else if (isInstallTarget(target)) await handleInstallRequest(req, res, target, { twin, reportInternalError });
       else await handleApiRequest(req, res, target, { twin, router: apiRoutes, origin, reportInternalError });
     },
     writeInternalError: (req, res) => writeResponse(res, req.method, { status: 500, body: errorBody(500) }, { 'X-Main-Language': DEFAULT_MAIN_LANGUAGE }),

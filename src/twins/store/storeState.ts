@@ -77,6 +77,7 @@ export class StoreState {
   /** Rendered products and categories until the next write (the API pipeline and the control API empty it). */
   readonly rendered = new RenderCache<object>();
   readonly #tokens: string[];
+  readonly #scopes = new Map<string, readonly string[]>();
   readonly #buckets = new Map<string, LeakyBucket>();
   readonly #children = new Map<number, Set<number>>();
   #faults: InjectedFault[] = [];
@@ -125,6 +126,25 @@ export class StoreState {
     const token = `twin-token-${this.id}-${this.#tokens.length + 1}`;
     this.#tokens.push(token);
     return token;
+  }
+
+  /** A token the install flow granted, with its scopes; `replaced` (the app's previous token) stops working. */
+  grantToken(token: string, scopes: readonly string[], replaced?: string): void {
+    if (replaced !== undefined) this.revokeToken(replaced);
+    this.#tokens.push(token);
+    this.#scopes.set(token, scopes);
+  }
+
+  revokeToken(token: string): void {
+    const at = this.#tokens.indexOf(token);
+    if (at >= 0) this.#tokens.splice(at, 1);
+    this.#scopes.delete(token);
+    this.#buckets.delete(token);
+  }
+
+  /** The scopes an installed app's token carries; undefined for the control API's tokens, which may do anything. */
+  scopesOf(token: string): readonly string[] | undefined {
+    return this.#scopes.get(token);
   }
 
   /** store.ratelimit.per-store-and-token: one bucket per token of this store. */

@@ -15,6 +15,8 @@ import { parseNumericId } from '../http/requestTarget.ts';
 import type { StoreDefect } from './defects.ts';
 import { StoreState, type ClockMode } from './storeState.ts';
 import { WebhookOutbox } from './webhookOutbox.ts';
+import { AppRegistry } from './install/apps.ts';
+import { Installs } from './install/installs.ts';
 
 export interface TwinStateOptions {
   /** Clock of the seeded stores. */
@@ -43,6 +45,9 @@ export class TwinState {
   readonly #defect: StoreDefect | undefined;
   readonly #seededPlan: StorePlan;
   readonly #stores = new Map<number, StoreState>();
+  /** The install flow (install/): registered apps, codes, the token each app holds on each store. */
+  readonly apps = new AppRegistry();
+  readonly installs = new Installs();
   // Not reset: a store id (and so its token) is never reused within one run.
   #nextCreatedId = FIRST_CREATED_STORE_ID;
 
@@ -54,9 +59,11 @@ export class TwinState {
     this.reset();
   }
 
-  /** Seeded stores back to their seed, created stores gone. */
+  /** Seeded stores back to their seed, created stores gone, the seeded app alone and installed nowhere. */
   reset(): void {
     this.#stores.clear();
+    this.apps.reset();
+    this.installs.reset();
     for (const seeded of SEEDED_STORES) {
       this.#stores.set(seeded.id, this.#build(seeded.id, seeded, { clockMode: this.clockMode, metered: true, plan: this.#seededPlan }, true));
     }

@@ -144,6 +144,7 @@ test.describe('every state arranges on the twins', () => {
     [STORE_STATES.hasProductWithImages]: ['productId'],
     [STORE_STATES.hasCategory]: ['categoryId'],
     [STORE_STATES.hasCategoryTree]: ['categoryId'],
+    [STORE_STATES.codeApproved]: ['clientId', 'clientSecret', 'code'],
     [STORE_STATES.hasLeafCategory]: ['categoryId'],
     [STORE_STATES.hasTopLevelCategory]: ['categoryId'],
     [STORE_STATES.oneLanguage]: ['language'],

@@ -16,7 +16,7 @@ export interface StorefrontDeps {
   readonly reportInternalError: (error: unknown, request: string) => void;
 }
 
-interface HtmlAnswer {
+export interface HtmlAnswer {
   readonly status: number;
   readonly html: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -70,7 +70,7 @@ function answerFor(method: string, segments: readonly string[], twin: TwinState)
 }
 
 /** HEAD gets the status and headers of GET, without the body. */
-function writeHtml(res: ServerResponse, method: string | undefined, answer: HtmlAnswer): void {
+export function writeHtml(res: ServerResponse, method: string | undefined, answer: HtmlAnswer): void {
   if (res.headersSent || res.destroyed) return;
   const body = Buffer.from(answer.html, 'utf8');
   res.writeHead(answer.status, {

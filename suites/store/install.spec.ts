@@ -1,0 +1,217 @@
+import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
+import { expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
+import { grantOf, InstallFlow } from '../fixtures/installFlow.ts';
+import { startWebhookReceiver } from '../fixtures/webhookReceiver.ts';
+import { exchangeCode } from '../../src/clients/store/install.ts';
+import { says } from '../../src/testing/ruleTest.ts';
+import type { Rule } from '../../src/rules/Rule.ts';
+
+// Authentication: the install flow. The store owner approves (here through the control API; in a browser in
+// install-consent.spec.ts), the app exchanges the code at POST /apps/authorize/token and gets the store's token.
+
+/** The app under test, as it names itself to the provider. */
+const APP_USER_AGENT = 'Harness install test (https://example.invalid/api-contract-harness)';
+
+function flowOf(store: StoreUnderTest): InstallFlow {
+  return new InstallFlow(store.twin!.control);
+}
+
+/** The token of a fresh install of a new app on the test's store. */
+async function installed(store: StoreUnderTest, rule: Rule, scopes?: string[]): Promise<string> {
+  const flow = flowOf(store);
+  const answer = await flow.install(await flow.registerApp(scopes ? { scopes } : {}), store.twin!.info.storeId);
+  expect(answer.status, says(rule, `the install's exchange answered ${answer.status}: ${answer.text}`)).toBe(200);
+  return String(answer.body!['access_token']);
+}
+
+/** A GET of the store's own record with `token`: what a token opens. */
+function withToken(store: StoreUnderTest, token: string, path = '/store', method = 'GET', json?: unknown) {
+  return store.send({ method, path, auth: { header: 'Authentication', value: `bearer ${token}` }, retry: false, ...(json ? { json } : {}) });
+}
+
+test(
+  ...verifies('store.oauth.install-grants-token', 'exchangeCode answers a client with rights over the store that approved', async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const { code } = await flow.approve(app, store.twin!.info.storeId, 'harness-state');
+    const installation = await exchangeCode({
+      clientId: app.appId,
+      clientSecret: app.clientSecret,
+      code,
+      userAgent: APP_USER_AGENT,
+      authUrl: flow.twinUrl,
+      apiUrl: flow.twinUrl,
+      client: { pace: false },
+    });
+    expect(installation.storeId, says(rule, 'the token is for the store that approved')).toBe(store.storeId);
+    const created = await installation.client.createCategory({ name: 'Installed by the app' });
+    store.track('categories', created.id);
+    const seen = await store.client.getCategory(created.id);
+    expect(seen.id, says(rule, "the app's token writes to the store the owner approved")).toBe(created.id);
+  }),
+);
+
+test(
+  ...verifies('store.oauth.token-answer', 'JSON and form-encoded exchanges answer {access_token, token_type, scope, user_id}', async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    for (const as of ['json', 'form'] as const) {
+      const answer = await flow.exchange(grantOf(app, (await flow.approve(app, store.twin!.info.storeId)).code), as);
+      expect(answer.status, says(rule, `a ${as} exchange answered ${answer.status}: ${answer.text}`)).toBe(200);
+      expect(answer.body, says(rule, `the token answer of a ${as} exchange`)).toEqual({
+        access_token: expect.stringMatching(/\S/),
+        token_type: 'bearer',
+        scope: 'read_products,write_products',
+        user_id: expect.stringMatching(/^\d+$/),
+      });
+    }
+  }),
+);
+
+test(
+  ...verifies('store.oauth.user-id-is-store-id', 'user_id names the store that approved, and the token opens only /v1/{user_id}', async ({ store, rule }) => {
+    const other = await store.openTwinStore({ preset: 'single-language', products: 0 });
+    const answer = await flowOf(store).install(await flowOf(store).registerApp(), store.twin!.info.storeId);
+    expect(answer.body?.['user_id'], says(rule, "user_id is the approving store's id")).toBe(store.storeId);
+    const token = String(answer.body?.['access_token']);
+    expectStatus(await withToken(store, token), 200, rule);
+    const elsewhere = await other.client.send({ method: 'GET', path: '/store', auth: { header: 'Authentication', value: `bearer ${token}` }, retry: false });
+    expectStatus(elsewhere, 401, rule);
+  }),
+);
+
+test(
+  ...verifies('store.oauth.bad-code-refused', 'a code the provider never issued is invalid_grant', async ({ store, rule }) => {
+    // The real token endpoint is on www.tiendanube.com, not under STORE_API_URL, and no live variable names that host yet.
+    test.skip(
+      store.target !== 'twin',
+      `${rule.id} is checked at the token endpoint, which the real service serves on www.tiendanube.com, not under the API base; the live variables do not name that host yet, so it is not verified here.`,
+    );
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const answer = await flow.exchange(grantOf(app, 'harness-code-never-issued'));
+    expect(answer.status, says(rule, `an unknown code answered ${answer.status}: ${answer.text}`)).toBe(400);
+    expect(answer.body, says(rule, 'the OAuth 2 error body')).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+  }),
+);
+
+test(
+  ...verifies('store.oauth.code-single-use', 'the second exchange of one code is refused', async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const { code } = await flow.approve(app, store.twin!.info.storeId);
+    expect((await flow.exchange(grantOf(app, code))).status, says(rule, 'the first exchange works')).toBe(200);
+    const again = await flow.exchange(grantOf(app, code));
+    expect(again.status, says(rule, `a reused code answered ${again.status}: ${again.text}`)).toBe(400);
+    expect(again.body?.['error'], says(rule, 'a reused code is invalid_grant')).toBe('invalid_grant');
+  }),
+);
+
+test(
+  ...verifies('store.oauth.code-expires', "a code 10 minutes and 1 ms old on the store's clock is refused", async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const onTime = await flow.approve(app, store.twin!.info.storeId);
+    const late = await flow.approve(app, store.twin!.info.storeId);
+    await store.twin!.advance(10 * 60_000);
+    expect((await flow.exchange(grantOf(app, onTime.code))).status, says(rule, 'at 10 minutes the code still works')).toBe(200);
+    await store.twin!.advance(1);
+    const answer = await flow.exchange(grantOf(app, late.code));
+    expect(answer.status, says(rule, `an expired code answered ${answer.status}: ${answer.text}`)).toBe(400);
+    expect(answer.body?.['error'], says(rule, 'an expired code is invalid_grant')).toBe('invalid_grant');
+  }),
+);
+
+test(
+  ...verifies('store.oauth.client-authentication', 'a wrong client_secret and an unknown client_id are invalid_client', async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const { code } = await flow.approve(app, store.twin!.info.storeId);
+    for (const [what, params] of [
+      ['a wrong client_secret', { ...grantOf(app, code), client_secret: 'not-the-secret' }],
+      ['an unknown client_id', { ...grantOf(app, code), client_id: 99_999_999 }],
+    ] as const) {
+      const answer = await flow.exchange(params);
+      expect(answer.status, says(rule, `${what} answered ${answer.status}: ${answer.text}`)).toBe(401);
+      expect(answer.body?.['error'], says(rule, `${what} is invalid_client`)).toBe('invalid_client');
+    }
+  }),
+);
+
+test(
+  ...verifies('store.oauth.token-bad-input-4xx', 'missing parameters, another grant_type, a text/plain body', async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const { code } = await flow.approve(app, store.twin!.info.storeId);
+    const { code: _omitted, ...withoutCode } = grantOf(app, code);
+    const cases: [string, Promise<{ status: number; text: string }>, string][] = [
+      ['no code', flow.exchange(withoutCode), 'invalid_request'],
+      ['no client_secret, form-encoded', flow.exchange({ ...grantOf(app, code), client_secret: '' }, 'form'), 'invalid_request'],
+      ['grant_type=password', flow.exchange({ ...grantOf(app, code), grant_type: 'password' }), 'unsupported_grant_type'],
+      [
+        'a text/plain body',
+        fetch(`${flow.twinUrl}/apps/authorize/token`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'code=1' }).then(async (r) => ({
+          status: r.status,
+          text: await r.text(),
+        })),
+        'invalid_request',
+      ],
+    ];
+    for (const [what, answering, error] of cases) {
+      const answer = await answering;
+      expect(answer.status, says(rule, `${what} answered ${answer.status}: ${answer.text}`)).toBeGreaterThanOrEqual(400);
+      expect(answer.status, says(rule, `${what} answered ${answer.status}`)).toBeLessThan(500);
+      expect(JSON.parse(answer.text), says(rule, `${what}: the OAuth 2 error body`)).toEqual({ error, error_description: expect.any(String) });
+    }
+  }),
+);
+
+test(
+  ...verifies('store.oauth.token-replaced', 'a second install of the same app: the first token answers 401, the new one works', async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const first = String((await flow.install(app, store.twin!.info.storeId)).body?.['access_token']);
+    expectStatus(await withToken(store, first), 200, rule);
+    const second = String((await flow.install(app, store.twin!.info.storeId)).body?.['access_token']);
+    expect(second, says(rule, 'the second install gives another token')).not.toBe(first);
+    expectStatus(await withToken(store, first), 401, rule);
+    expectStatus(await withToken(store, second), 200, rule);
+  }),
+);
+
+test(
+  ...verifies('store.oauth.scopes-enforced', 'a read_products token reads products but is refused a write with 403', async ({ store, rule }) => {
+    const token = await installed(store, rule, ['read_products']);
+    expectStatus(await withToken(store, token, '/products'), 200, rule);
+    const write = await withToken(store, token, '/products', 'POST', { name: 'Outside the scopes' });
+    if (write.status === 201) store.track('products', (jsonOf(write, rule) as { id: number }).id);
+    expectStatus(write, 403, rule);
+    expect(jsonOf(write, rule), says(rule, 'the refusal names the missing scope')).toMatchObject({
+      code: 403,
+      description: expect.stringMatching(/write_products/),
+    });
+  }),
+);
+
+test(
+  ...verifies('store.oauth.uninstall-revokes', 'app/uninstalled is delivered and the token answers 401', async ({ store, rule }) => {
+    const twin = store.twin!;
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const token = String((await flow.install(app, twin.info.storeId)).body?.['access_token']);
+    const receiver = await startWebhookReceiver();
+    try {
+      const hook = await withToken(store, token, '/webhooks', 'POST', { event: 'app/uninstalled', url: receiver.url });
+      expectStatus(hook, 201, rule);
+      await flow.uninstall(app, twin.info.storeId);
+      await twin.control.flushDeliveries(twin.info.storeId);
+    } finally {
+      await receiver.close();
+    }
+    expect(
+      receiver.received.map((delivery) => delivery.json),
+      says(rule, 'one app/uninstalled naming the store'),
+    ).toEqual([{ store_id: twin.info.storeId, event: 'app/uninstalled', id: twin.info.storeId }]);
+    expectStatus(await withToken(store, token), 401, rule);
+  }),
+);
