@@ -94,6 +94,13 @@ test(
       for (const ref of data!) expect(included.has(`${ref.type}/${ref.id}`), says(rule, `${ref.type}/${ref.id} named in ${name} is in included`)).toBe(true);
     }
     expect(included.size, says(rule, 'included holds the related resources')).toBeGreaterThan(0);
+    // A collection's include too: every category its anime name is in included.
+    const list = jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { include: 'categories', 'page[limit]': 3 } }), rule);
+    const listed = new Set((list.included ?? []).map((r) => `${r.type}/${r.id}`));
+    const refs = resourcesOf(list).flatMap((r) => (r.relationships?.['categories'] as { data?: { id: string; type: string }[] } | undefined)?.data ?? []);
+    precondition(rule, media.target, refs.length > 0, 'anime with categories among the first three');
+    for (const ref of refs)
+      expect(listed.has(`${ref.type}/${ref.id}`), says(rule, `${ref.type}/${ref.id}, named by an anime of the list, is in included`)).toBe(true);
   }),
 );
 
@@ -106,6 +113,14 @@ test(
     for (const r of resources) {
       expect(Object.keys(r.attributes ?? {}).sort(), says(rule, 'only the named attributes')).toEqual(['canonicalTitle', 'slug']);
     }
+    // fields[type] is per type: it narrows included resources of that type as well.
+    const withIncluded = jsonApiOf(
+      await media.anonymous.send({ method: 'GET', path: '/anime', query: { include: 'categories', 'fields[categories]': 'title', 'page[limit]': 3 } }),
+      rule,
+    );
+    const categories = (withIncluded.included ?? []).filter((r) => r.type === 'categories');
+    precondition(rule, media.target, categories.length > 0, 'included categories for the first three anime');
+    for (const c of categories) expect(Object.keys(c.attributes ?? {}), says(rule, `included categories/${c.id} holds only title`)).toEqual(['title']);
   }),
 );
 

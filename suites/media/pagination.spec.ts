@@ -84,7 +84,10 @@ test(
     // Where links.last leads, the walk ends: no links.next there.
     const last = await media.anonymous.send({ method: 'GET', url: first.links.last! });
     expectStatus(last, 200, rule);
-    expect((jsonApiOf(last, rule).links as Record<string, unknown> | undefined)?.next, says(rule, 'the last page carries no links.next')).toBeUndefined();
+    const lastLinks = jsonApiOf(last, rule).links as Record<string, unknown> | undefined;
+    expect(lastLinks?.next, says(rule, 'the last page carries no links.next')).toBeUndefined();
+    // The last page is a page too: it carries first and last like the others.
+    for (const rel of ['first', 'last'] as const) expect(lastLinks?.[rel], says(rule, `the last page carries links.${rel}`)).toBeTruthy();
   }),
 );
 

@@ -49,6 +49,16 @@ test(
     // With 30 products or fewer every page size from 30 up gives the same page: nothing would be verified.
     precondition(rule, store.target, total > defaultPerPage, `at least ${defaultPerPage + 1} products (the store has ${total})`);
     expect(items.length, says(rule, `without per_page a page holds ${defaultPerPage} items`)).toBe(defaultPerPage);
+    // The default holds on every page, also one named by page= as Link URLs name them: page 2 continues page 1.
+    const second = await page(store, rule, { page: 2 });
+    expect(second.items.length, says(rule, `without per_page, page 2 holds ${defaultPerPage} items or the rest`)).toBe(
+      Math.min(defaultPerPage, total - defaultPerPage),
+    );
+    const firstIds = new Set(items.map((item) => item.id));
+    expect(
+      second.items.filter((item) => firstIds.has(item.id)).map((item) => item.id),
+      says(rule, `page 2 without per_page starts after the ${defaultPerPage} items of page 1`),
+    ).toEqual([]);
   }),
 );
 

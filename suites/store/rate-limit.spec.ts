@@ -1,5 +1,5 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
-import { expectMainLanguage, expectStatus, rateHeadersOf } from '../fixtures/storeChecks.ts';
+import { expectMainLanguage, expectStatus, jsonOf, rateHeadersOf, uniqueName } from '../fixtures/storeChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { bucketOfPlan, STORE_CONTRACT, STORE_PLANS, type StorePlan } from '../../src/rules/storeContract.ts';
 import { STORE_RULES } from '../../src/rules/storeRules.ts';
@@ -55,6 +55,26 @@ test(
     expectStatus(page2, 200, rule);
     rateHeadersOf(page2, rule);
   }),
+);
+
+test(
+  ...verifies(
+    'store.ratelimit.headers',
+    'on write answers too: a create and an update',
+    async ({ store, rule }) => {
+      // "Rate headers on responses": a write's answer counts against the bucket and says so like a read's.
+      const created = await store.send({ method: 'POST', path: '/categories', json: { name: uniqueName('Rate headers') }, pace: true });
+      // Which 2xx a create answers, the contract leaves open (a 200 is an allowed deviation).
+      expect(created.status >= 200 && created.status < 300, says(rule, `creating a category answered ${created.status}`)).toBe(true);
+      const id = (jsonOf(created, rule) as { id: number }).id;
+      store.track('categories', id);
+      rateHeadersOf(created, rule);
+      const updated = await store.send({ method: 'PUT', path: `/categories/${id}`, json: { name: uniqueName('Rate headers, renamed') }, pace: true });
+      expectStatus(updated, 200, rule);
+      rateHeadersOf(updated, rule);
+    },
+    { writes: true },
+  ),
 );
 
 test(
