@@ -12,10 +12,11 @@ test('an include that is not a relationship: 400 with a JSON:API error document'
     .uponReceiving('a request for anime including a relationship anime does not have')
     .withRequest('GET', '/api/edge/anime', (b) => b.query({ include: 'notARelationship' }))
     .willRespondWith(400, (b) =>
-      // JSON:API error objects (media.errors.jsonapi-errors): the members an integration shows; status is a string.
+      // JSON:API error objects (media.errors.jsonapi-errors): the member an integration shows.
       b.headers(JSON_API).jsonBody({
-        // title and status only: which members an error object carries is not shown; the client reads the title.
-        errors: eachLike({ title: like('Invalid field'), status: like('400') }),
+        // The title only: which members an error object carries is not shown, the client reads the title, and the real
+        // service writes status as a string here but as an integer on an unknown route (field notes), so status is not promised.
+        errors: eachLike({ title: like('Invalid field') }),
       }),
     )
     .executeTest(async (server) => {
