@@ -101,6 +101,19 @@ test(
     precondition(rule, media.target, refs.length > 0, 'anime with categories among the first three');
     for (const ref of refs)
       expect(listed.has(`${ref.type}/${ref.id}`), says(rule, `${ref.type}/${ref.id}, named by an anime of the list, is in included`)).toBe(true);
+    // A dotted path includes every step: the relationships and what each one points at.
+    const nested = jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime/1', query: { include: 'mediaRelationships.destination' } }), rule);
+    const inNested = new Set((nested.included ?? []).map((r) => `${r.type}/${r.id}`));
+    const relationships = (nested.included ?? []).filter((r) => r.type === 'mediaRelationships');
+    precondition(rule, media.target, relationships.length > 0, 'anime 1 with media relationships');
+    for (const r of relationships) {
+      const destination = (r.relationships?.['destination'] as { data?: { id: string; type: string } | null } | undefined)?.data;
+      if (destination)
+        expect(
+          inNested.has(`${destination.type}/${destination.id}`),
+          says(rule, `include=mediaRelationships.destination includes ${destination.type}/${destination.id}`),
+        ).toBe(true);
+    }
   }),
 );
 

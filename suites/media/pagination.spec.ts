@@ -40,6 +40,14 @@ test(
     );
     expect(b.meta.count, says(rule, 'meta.count does not depend on the page')).toBe(a.meta.count);
     const seen = a.data.length + b.data.length;
+    // The client reads meta.count as an integer on every collection it walks: a user's library too.
+    const signedIn = media.signedIn;
+    if (signedIn) {
+      const userId = (await signedIn.list('users', { filter: { self: 'true' } })).data[0]?.id;
+      precondition(rule, media.target, userId !== undefined, 'the signed-in user, for a library to count');
+      const library = await signedIn.list('library-entries', { filter: { userId: userId! }, page: { limit: 2 } });
+      expect(Number.isInteger(library.meta.count), says(rule, `a library's meta.count is an integer (got ${JSON.stringify(library.meta.count)})`)).toBe(true);
+    }
     expect(
       a.meta.count! >= seen,
       says(rule, `meta.count ${a.meta.count} counts the whole collection, so at least the ${seen} anime of its first two pages`),

@@ -1,23 +1,27 @@
 import { expect, test, verifies, type MediaUnderTest } from '../fixtures/mediaFixtures.ts';
 import { errorsOf, expectStatus, jsonApiOf, resourcesOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
-import { says } from '../../src/testing/ruleTest.ts';
+import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 
 // Visibility: adult-flagged media are hidden from unauthenticated requests.
 
 interface AdultFacts {
   animeId: string;
+  /** An adult manga, when the signed-in user sees one. */
+  mangaId: string | undefined;
   /** A library entry (of the signed-in user) on an adult anime. */
   libraryEntryId: string | undefined;
 }
 
 /** Adult ids: the seed's on the twin; on live, found through the signed-in user, who must allow adult content. */
 async function adultFacts(media: MediaUnderTest): Promise<AdultFacts> {
-  if (media.twin) return { animeId: media.twin.seed.adultAnimeIds[0], libraryEntryId: media.twin.seed.adultLibraryEntry.id };
+  if (media.twin)
+    return { animeId: media.twin.seed.adultAnimeIds[0], mangaId: media.twin.seed.adultMangaIds[0], libraryEntryId: media.twin.seed.adultLibraryEntry.id };
   const signedIn = media.signedIn!;
   const adult = await signedIn.list('anime', { filter: { ageRating: MEDIA_CONTRACT.adultAgeRating }, page: { limit: 1 } });
   const animeId = adult.data[0]?.id;
   test.skip(!animeId, 'the signed-in user sees no adult anime: allow adult content in that account to check visibility on live');
+  const mangaId = (await signedIn.list('manga', { filter: { ageRating: MEDIA_CONTRACT.adultAgeRating }, page: { limit: 1 } })).data[0]?.id;
   const me = await signedIn.list('users', { filter: { self: 'true' } });
   const userId = me.data[0]?.id;
   let libraryEntryId: string | undefined;
@@ -26,15 +30,20 @@ async function adultFacts(media: MediaUnderTest): Promise<AdultFacts> {
     const adultIds = new Set(entries.included.filter((r) => r.attributes.ageRating === MEDIA_CONTRACT.adultAgeRating).map((r) => r.id));
     libraryEntryId = entries.data.find((e) => adultIds.has((e.relationships.anime?.data as { id: string } | null)?.id ?? ''))?.id;
   }
-  return { animeId: animeId!, libraryEntryId };
+  return { animeId: animeId!, mangaId, libraryEntryId };
 }
 
 test(
   ...verifies('media.visibility.adult-direct-404', 'GET /anime/{adult id} without authentication', async ({ media, rule }) => {
-    const { animeId } = await adultFacts(media);
+    const { animeId, mangaId } = await adultFacts(media);
     const res = await media.anonymous.send({ method: 'GET', path: `/anime/${animeId}`, retry: false });
     expectStatus(res, 404, rule);
     errorsOf(res, rule);
+    // "A media item flagged as adult content": manga as well as anime.
+    precondition(rule, media.target, mangaId !== undefined, 'an adult manga the signed-in user sees');
+    const manga = await media.anonymous.send({ method: 'GET', path: `/manga/${mangaId}`, retry: false });
+    expectStatus(manga, 404, rule);
+    errorsOf(manga, rule);
   }),
 );
 

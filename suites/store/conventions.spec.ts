@@ -1,5 +1,5 @@
 import { expect, test, verifies } from '../fixtures/storeFixtures.ts';
-import { expectMainLanguage, expectSchema, expectStatus, jsonOf, snakeCaseViolations } from '../fixtures/storeChecks.ts';
+import { expectMainLanguage, expectSchema, expectStatus, jsonOf, snakeCaseViolations, ownCategory, uniqueName } from '../fixtures/storeChecks.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 
@@ -77,6 +77,32 @@ test(
     const res = await store.send({ method: 'POST', path: '/products', rawBody: '{}', contentType: null, retry: false });
     expectStatus(res, 415, rule);
   }),
+);
+
+test(
+  ...verifies(
+    'store.http.content-type-required',
+    'an update whose body has no Content-Type answers 415 too',
+    async ({ store, rule }) => {
+      const id = await ownCategory(store, rule);
+      const res = await store.send({ method: 'PUT', path: `/categories/${id}`, rawBody: '{}', contentType: null, retry: false });
+      expectStatus(res, 415, rule);
+    },
+    { writes: true },
+  ),
+);
+
+test(
+  ...verifies(
+    'store.http.user-agent-required',
+    'a write without User-Agent answers 400 too',
+    async ({ store, rule }) => {
+      const res = await store.send({ method: 'POST', path: '/categories', json: { name: uniqueName('No User-Agent') }, userAgent: null, retry: false });
+      if (res.status >= 200 && res.status < 300) store.track('categories', (jsonOf(res, rule) as { id: number }).id);
+      expectStatus(res, 400, rule);
+    },
+    { writes: true },
+  ),
 );
 
 test(

@@ -1,5 +1,5 @@
 import { expect, test, verifies } from '../fixtures/storeFixtures.ts';
-import { expectSchema, expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
+import { expectSchema, expectStatus, jsonOf, ownCategory } from '../fixtures/storeChecks.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { ValidationError } from '../../src/clients/store/errors.ts';
 
@@ -34,6 +34,20 @@ test(
     expectSchema(body, 'store/error-validation', rule);
     expect(Array.isArray(body.name), says(rule, 'name maps to an array of messages')).toBe(true);
   }),
+);
+
+test(
+  ...verifies(
+    'store.errors.validation-422',
+    'an update with a blank name answers 422 as a create does',
+    async ({ store, rule }) => {
+      const id = await ownCategory(store, rule);
+      const res = await store.send({ method: 'PUT', path: `/categories/${id}`, json: { name: '' }, retry: false });
+      expectStatus(res, 422, rule);
+      expectSchema(jsonOf(res, rule), 'store/error-validation', rule);
+    },
+    { writes: true },
+  ),
 );
 
 test(

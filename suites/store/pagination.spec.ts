@@ -108,6 +108,9 @@ test(
     expect(totalCountOf(second.res, rule), says(rule, 'the total does not depend on the page')).toBe(total);
     const all = await page(store, rule, { per_page: maxPerPage });
     if (total <= maxPerPage) expect(all.items.length, says(rule, 'X-Total-Count equals the number of results')).toBe(total);
+    // Every collection answer carries it, a filtered one too (the count is of its results).
+    const filtered = await page(store, rule, { per_page: 10, since_id: 1 });
+    expect(totalCountOf(filtered.res, rule), says(rule, 'a filtered list counts at most every product')).toBeLessThanOrEqual(total);
     const categories = await store.send({ method: 'GET', path: '/categories', query: { per_page: maxPerPage } });
     expectStatus(categories, 200, rule);
     const categoryTotal = totalCountOf(categories, rule);
@@ -161,6 +164,8 @@ test(
     if (pages.length > 1) {
       expect(firstLinks.last, says(rule, 'the first page links to the last page')).toBeDefined();
       const last = await store.send({ method: 'GET', url: firstLinks.last! });
+      // A rel="last" past the end answers an error, not a page: said as such rather than as a body that is no list.
+      expectStatus(last, 200, rule);
       expect(
         (jsonOf(last, rule) as Item[]).map((i) => i.id),
         says(rule, 'rel="last" is the page where next ends'),
