@@ -108,11 +108,12 @@ test(
     precondition(rule, media.target, relationships.length > 0, 'anime 1 with media relationships');
     for (const r of relationships) {
       const destination = (r.relationships?.['destination'] as { data?: { id: string; type: string } | null } | undefined)?.data;
-      if (destination)
-        expect(
-          inNested.has(`${destination.type}/${destination.id}`),
-          says(rule, `include=mediaRelationships.destination includes ${destination.type}/${destination.id}`),
-        ).toBe(true);
+      // Asked for, the destination's linkage is there and its resource is included.
+      expect(destination, says(rule, `include=mediaRelationships.destination gives mediaRelationships/${r.id} its destination`)).toBeTruthy();
+      expect(
+        inNested.has(`${destination!.type}/${destination!.id}`),
+        says(rule, `include=mediaRelationships.destination includes ${destination!.type}/${destination!.id}`),
+      ).toBe(true);
     }
   }),
 );
