@@ -42,7 +42,21 @@ export interface LiveStoreConfig {
   readonly allowWrites: boolean;
   /** STOREFRONT_URL: a product page of the store, for the storefront suite; undefined when unset. */
   readonly storefrontUrl?: string | undefined;
+  /** The app's install flow on live: the token endpoint's host and, when given, the app's credentials. */
+  readonly install?: LiveInstallConfig | undefined;
 }
+
+/**
+ * STORE_AUTH_URL (default https://www.tiendanube.com, where the field notes put the token endpoint),
+ * STORE_APP_ID and STORE_APP_SECRET: what checks the token endpoint on live. The secret is never printed.
+ */
+export interface LiveInstallConfig {
+  readonly authUrl: string;
+  readonly appId?: string | undefined;
+  readonly appSecret?: string | undefined;
+}
+
+export const DEFAULT_STORE_AUTH_URL = 'https://www.tiendanube.com';
 
 export interface TwinMediaConfig {
   readonly mode: 'twin';
@@ -203,8 +217,23 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
   if (/^\d+$/.test(storeId)) checkAllowlisted(env, storeId, problems);
   const allowWrites = readFlag(env, 'STORE_ALLOW_WRITES', problems);
   const storefrontUrl = readStorefrontUrl(env, problems);
+  const install = readLiveInstall(env, problems);
   if (!apiUrl || !storeId || !token || !userAgent) return undefined;
-  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl };
+  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl, install };
+}
+
+function readLiveInstall(env: Env, problems: string[]): LiveInstallConfig | undefined {
+  const authUrl = readLiveUrl(env, 'STORE_AUTH_URL', DEFAULT_STORE_AUTH_URL, problems);
+  const appId = env.STORE_APP_ID?.trim() || undefined;
+  const appSecret = env.STORE_APP_SECRET?.trim() || undefined;
+  if ((appId === undefined) !== (appSecret === undefined)) {
+    problems.push(
+      `${appId ? 'STORE_APP_SECRET' : 'STORE_APP_ID'} is not set, but ${appId ? 'STORE_APP_ID' : 'STORE_APP_SECRET'} is. Set both (the app's id and client secret from the partner panel) to check the token endpoint on live, or neither.`,
+    );
+  }
+  if (appId !== undefined && !/^\d+$/.test(appId))
+    problems.push(`STORE_APP_ID is "${appId}", not a numeric app id. Set it to the app's id from the partner panel.`);
+  return authUrl ? { authUrl, appId, appSecret } : undefined;
 }
 
 /**

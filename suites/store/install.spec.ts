@@ -1,6 +1,6 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
 import { expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
-import { grantOf, InstallFlow } from '../fixtures/installFlow.ts';
+import { grantOf, InstallFlow, postToken, type TokenAnswer } from '../fixtures/installFlow.ts';
 import { startWebhookReceiver } from '../fixtures/webhookReceiver.ts';
 import { exchangeCode } from '../../src/clients/store/install.ts';
 import { says } from '../../src/testing/ruleTest.ts';
@@ -81,18 +81,39 @@ test(
 );
 
 test(
-  ...verifies('store.oauth.bad-code-refused', 'a code the provider never issued is invalid_grant', async ({ store, rule }) => {
-    // The real token endpoint is on www.tiendanube.com, not under STORE_API_URL, and no live variable names that host yet.
-    test.skip(
-      store.target !== 'twin',
-      `${rule.id} is checked at the token endpoint, which the real service serves on www.tiendanube.com, not under the API base; the live variables do not name that host yet, so it is not verified here.`,
-    );
-    const flow = flowOf(store);
-    const app = await flow.registerApp();
-    const answer = await flow.exchange(grantOf(app, 'harness-code-never-issued'));
-    expect(answer.status, says(rule, `an unknown code answered ${answer.status}: ${answer.text}`)).toBe(400);
-    expect(answer.body, says(rule, 'the OAuth 2 error body')).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
-  }),
+  ...verifies(
+    'store.oauth.bad-code-refused',
+    'a code the provider never issued is invalid_grant',
+    async ({ store, rule }) => {
+      let answer: TokenAnswer;
+      if (store.twin) {
+        const flow = flowOf(store);
+        answer = await flow.exchange(grantOf(await flow.registerApp(), 'harness-code-never-issued'));
+      } else {
+        // Observable on live without a store owner's click. A recording holds the API's origin only, and the token
+        // endpoint is on another (www.tiendanube.com): it is checked on live itself.
+        test.skip(
+          store.target !== 'live',
+          `${rule.id} is checked at the token endpoint, on another origin than the API's, which a recording does not hold: run HARNESS_TARGET=live with STORE_APP_ID and STORE_APP_SECRET to verify it.`,
+        );
+        const install = store.install;
+        test.skip(
+          !install?.appId || !install.appSecret,
+          `${rule.id} needs the app's credentials: set STORE_APP_ID and STORE_APP_SECRET (from the partner panel) to check what the token endpoint answers a code it never issued.`,
+        );
+        answer = await postToken(`${install!.authUrl}/apps/authorize/token`, {
+          client_id: install!.appId!,
+          client_secret: install!.appSecret!,
+          grant_type: 'authorization_code',
+          code: 'harness-code-never-issued',
+        });
+      }
+      expect(answer.status, says(rule, `an unknown code answered ${answer.status}: ${answer.text}`)).toBe(400);
+      expect(answer.body, says(rule, 'the OAuth 2 error body')).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+    },
+    // A provider that took the code would install the app and replace its token: a write.
+    { writes: true },
+  ),
 );
 
 test(

@@ -1,0 +1,84 @@
+/**
+ * The install flow's live check (store.oauth.bad-code-refused), run as a live
+ * run runs it: against a twin process reached with nothing but URLs and
+ * credentials, the token endpoint named by STORE_AUTH_URL and the app by
+ * STORE_APP_ID / STORE_APP_SECRET. Without the app's credentials it is skipped
+ * naming them; the secret is never printed.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
+import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from '../../../scripts/lib/twinProcess.ts';
+import { runTool } from '../../../scripts/lib/runTool.ts';
+import { freePort } from '../../../src/http/freePort.ts';
+import { SEEDED_APP } from '../../../src/twins/store/install/apps.ts';
+
+const USER_AGENT = 'api-contract-harness install live test (https://example.invalid/api-contract-harness)';
+
+interface Result {
+  status: string;
+  annotations: { type: string; description?: string }[];
+}
+
+let twin: ChildProcess | undefined;
+let env: Record<string, string>;
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+test.beforeAll(async () => {
+  const [storePort, mediaPort] = [await freePort(), await freePort()];
+  twin = await startTwinProcess(storePort, mediaPort, 'ignore', RECORDING_PLAN);
+  const storeUrl = `http://127.0.0.1:${storePort}`;
+  const mediaToken = await signInOnMediaTwin(mediaPort);
+  env = {
+    ...twinAsLiveEnv({ storeUrl, mediaUrl: `http://127.0.0.1:${mediaPort}/api/edge`, mediaToken, userAgent: USER_AGENT }),
+    HARNESS_TARGET: 'live',
+    STORE_AUTH_URL: storeUrl,
+  };
+});
+
+test.afterAll(async () => {
+  if (twin) await stopTwinProcess(twin);
+});
+
+/** Runs the bad-code test alone on live with these extra variables; its one result and what the run printed. */
+async function badCodeOnLive(extra: Record<string, string>): Promise<{ result: Result; log: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'install-live-'));
+  try {
+    const report = join(dir, 'report.json');
+    await runTool(
+      'playwright',
+      ['test', '--project=store', '--no-deps', 'suites/store/install.spec.ts', '-g', 'bad-code-refused', '--reporter=json'],
+      { ...env, ...extra, PLAYWRIGHT_JSON_OUTPUT_NAME: report, HARNESS_RUN_NAME: 'install-live-self-test' },
+      { log: join(dir, 'run.log'), echo: false },
+    );
+    const json = JSON.parse(readFileSync(report, 'utf8')) as { suites: { specs: { tests: { results: Result[] }[] }[] }[] };
+    const results = json.suites.flatMap((s) => s.specs.flatMap((spec) => spec.tests.flatMap((t) => t.results)));
+    expect(results, 'one result: the bad-code test').toHaveLength(1);
+    return { result: results[0]!, log: readFileSync(join(dir, 'run.log'), 'utf8') + readFileSync(report, 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("with the app's credentials, the token endpoint's answer to a code it never issued is verified on live, and the secret is never written", async () => {
+  const { result, log } = await badCodeOnLive({ STORE_APP_ID: String(SEEDED_APP.id), STORE_APP_SECRET: SEEDED_APP.secret });
+  expect(result.status).toBe('passed');
+  // A field-notes rule: on live a different answer is drift, so "passed" alone would not say it agreed.
+  expect(result.annotations.filter((a) => a.type === 'drift')).toEqual([]);
+  expect(log).not.toContain(SEEDED_APP.secret);
+});
+
+test('a token endpoint that answers otherwise is drift on live, named by the rule (field notes: an observation, not a failure)', async () => {
+  const { result } = await badCodeOnLive({ STORE_APP_ID: String(SEEDED_APP.id), STORE_APP_SECRET: 'not-the-secret' });
+  expect(result.status).toBe('passed');
+  expect(result.annotations.filter((a) => a.type === 'drift').map((a) => a.description)).toEqual([expect.stringMatching(/^store\.oauth\.bad-code-refused: /)]);
+});
+
+test("without the app's credentials it is skipped, naming STORE_APP_ID and STORE_APP_SECRET", async () => {
+  const { result } = await badCodeOnLive({});
+  expect(result.status).toBe('skipped');
+  expect(result.annotations.map((a) => a.description ?? '').join('\n')).toMatch(/STORE_APP_ID and STORE_APP_SECRET/);
+});
