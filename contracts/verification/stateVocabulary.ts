@@ -6,6 +6,7 @@
  * the state's params) or by `store 1 has 30 products` (values in the name).
  * A name that matches nothing fails before any request, naming the closest.
  */
+import { editDistance } from '../../src/text/editDistance.ts';
 
 /** One state of the vocabulary, as docs/provider-states.md shows it. */
 export interface StateEntry {
@@ -64,23 +65,12 @@ export function matchState(vocabulary: readonly StateEntry[], name: string, para
   return undefined;
 }
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /** The known state whose template is nearest the name (placeholders count as the words they stand for). */
 export function closestState(vocabulary: readonly StateEntry[], name: string): StateEntry | undefined {
   const wanted = squash(name);
   let best: { entry: StateEntry; score: number } | undefined;
   for (const entry of vocabulary) {
-    const score = distance(wanted, squash(entry.name.replace(PLACEHOLDER, '$1')));
+    const score = editDistance(wanted, squash(entry.name.replace(PLACEHOLDER, '$1')));
     if (!best || score < best.score) best = { entry, score };
   }
   return best?.entry;

@@ -10,7 +10,7 @@
  */
 import { broken } from '../../src/testing/ruleTest.ts';
 import fc from 'fast-check';
-import { bucketOfPlan, planOfLimit, STORE_CONTRACT, type PlanBucket, type StorePlan } from '../../src/rules/storeContract.ts';
+import { bucketOfLimit, bucketOfPlan, STORE_CONTRACT, type PlanBucket, type StorePlan } from '../../src/rules/storeContract.ts';
 import { ModelBucket, readingOf } from './bucketModel.ts';
 import type { BucketObservation, BucketWorld } from './bucketWorld.ts';
 
@@ -34,7 +34,7 @@ export function checkAnswer(model: BucketModelState, world: BucketWorld, toleran
     broken('store.ratelimit.bucket-429', `GET /products answered ${obs.status} on ${where}; the model expects 200 or 429 (429 only when the bucket is full).`);
   }
   // Live: a higher plan's bucket (field notes) is allowed; the first answer says which, and every later one must agree.
-  model.plan ??= obs.limit !== undefined && planOfLimit(obs.limit) ? bucketOfPlan(planOfLimit(obs.limit)!) : bucketOfPlan('standard');
+  model.plan ??= (obs.limit === undefined ? undefined : bucketOfLimit(obs.limit)) ?? bucketOfPlan('standard');
   const plan = model.plan;
   const fullMs = plan.bucketSize * plan.msPerLeak;
   if (obs.limit !== plan.bucketSize) {

@@ -63,9 +63,15 @@ export function planOfLimit(limit: number): StorePlan | undefined {
   return (Object.keys(STORE_PLANS) as StorePlan[]).find((plan) => bucketOfPlan(plan).bucketSize === limit);
 }
 
+/** The bucket of the plan whose size is this X-Rate-Limit-Limit; undefined for a limit no plan has. */
+export function bucketOfLimit(limit: number): PlanBucket | undefined {
+  const plan = planOfLimit(limit);
+  return plan === undefined ? undefined : bucketOfPlan(plan);
+}
+
 /** Milliseconds one request takes to leak from a bucket reporting this limit; a limit no plan has is the standard plan's. */
 export function msPerLeakOfLimit(limit: number): number {
-  return bucketOfPlan(planOfLimit(limit) ?? 'standard').msPerLeak;
+  return (bucketOfLimit(limit) ?? bucketOfPlan('standard')).msPerLeak;
 }
 
 export function isStorePlan(name: unknown): name is StorePlan {

@@ -7,6 +7,7 @@
  * pacts do not start with a rule id).
  */
 import type { RuleCatalogue } from '../rules/Rule.ts';
+import { editDistance } from '../text/editDistance.ts';
 
 /** What one run of npm run verify checks. */
 export interface VerifySelection {
@@ -99,16 +100,6 @@ export function closestIds(prefix: string, ids: readonly string[], count = 5): s
     .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
     .slice(0, count)
     .map(({ candidate }) => candidate);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /**

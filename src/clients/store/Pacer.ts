@@ -24,6 +24,8 @@ export interface PacerTicket {
 export class Pacer {
   readonly #clock: Clock;
   #capacity: number = STORE_CONTRACT.bucketSize;
+  /** Milliseconds one request takes to leak on the plan whose bucket the provider reports; follows #capacity. */
+  #msPerLeak: number = msPerLeakOfLimit(STORE_CONTRACT.bucketSize);
   /** Milliseconds the modelled bucket needs to drain, as of #at. */
   #drainMs = 0;
   #at: number;
@@ -50,11 +52,6 @@ export class Pacer {
 
   get capacity(): number {
     return this.#capacity;
-  }
-
-  /** Milliseconds one request takes to leak on the plan whose bucket the provider reports. */
-  get #msPerLeak(): number {
-    return msPerLeakOfLimit(this.#capacity);
   }
 
   /** Milliseconds until one more request fits; 0 when it fits now. */
@@ -106,7 +103,10 @@ export class Pacer {
     if (!this.#inFlight.delete(ticket)) return;
     const now = this.#clock.now();
     const modelled = this.#drainAt(now);
-    if (rate?.limit !== undefined && rate.limit >= 1) this.#capacity = rate.limit;
+    if (rate?.limit !== undefined && rate.limit >= 1 && rate.limit !== this.#capacity) {
+      this.#capacity = rate.limit;
+      this.#msPerLeak = msPerLeakOfLimit(rate.limit);
+    }
     const observed = observedDrainMs(rate, this.#capacity);
     if (observed !== undefined) this.#bounded = true;
     if (observed === undefined) this.#drainMs = modelled + this.#msPerLeak;

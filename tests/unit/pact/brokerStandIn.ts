@@ -38,6 +38,31 @@ const ENVIRONMENTS = [
   { name: 'twin-gate', uuid: 'e-twin-gate' },
 ];
 
+/**
+ * The broker's answer to POST /contracts/publish, shaped as Pact's clients parse it (so they print the
+ * notice, not a warning); `link` builds the broker's own URLs.
+ */
+export function publishAnswer(
+  who: string,
+  body: { pacticipantName: string; pacticipantVersionNumber: string },
+  link: (path: string) => Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    notices: [{ type: 'success', text: `${who}: stored ${body.pacticipantName} ${body.pacticipantVersionNumber}` }],
+    logs: [],
+    _embedded: {
+      pacticipant: { name: body.pacticipantName, _links: { self: link('/pacticipants/x') } },
+      version: { number: body.pacticipantVersionNumber, _links: { self: link('/version') } },
+    },
+    _links: {
+      'pb:contracts': [link('/pact')],
+      'pb:pacticipant': link('/pacticipant'),
+      'pb:pacticipant-version': link('/version'),
+      'pb:pacticipant-version-tags': [],
+    },
+  };
+}
+
 export async function startBrokerStandIn(): Promise<BrokerStandIn> {
   const pacts: PublishedPact[] = [];
   const results: PublishedResult[] = [];
@@ -83,22 +108,7 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
           content: JSON.parse(Buffer.from(contract.content, 'base64').toString('utf8')) as Record<string, unknown>,
         });
       }
-      return {
-        json: {
-          notices: [{ type: 'success', text: `stand-in: stored ${body.pacticipantName} ${body.pacticipantVersionNumber}` }],
-          logs: [],
-          _embedded: {
-            pacticipant: { name: body.pacticipantName, _links: { self: link('/pacticipants/x') } },
-            version: { number: body.pacticipantVersionNumber, _links: { self: link('/version') } },
-          },
-          _links: {
-            'pb:contracts': [link('/pact')],
-            'pb:pacticipant': link('/pacticipant'),
-            'pb:pacticipant-version': link('/version'),
-            'pb:pacticipant-version-tags': [],
-          },
-        },
-      };
+      return { json: publishAnswer('stand-in', body, link) };
     }
     // POST /pacts/provider/{provider}/for-verification
     if (request.method === 'POST' && parts[0] === 'pacts' && parts[3] === 'for-verification') {

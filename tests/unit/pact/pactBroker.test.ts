@@ -22,6 +22,7 @@ import {
   type Git,
 } from '../../../scripts/pactBroker.ts';
 import { startScriptedServer, type RecordedRequest, type Reply } from '../support/scriptedServer.ts';
+import { publishAnswer } from './brokerStandIn.ts';
 
 const TOKEN = 'tok-3c1f9e-never-print-me';
 const BROKER = { PACT_BROKER_BASE_URL: 'https://broker.example.com/', PACT_BROKER_TOKEN: TOKEN };
@@ -241,23 +242,7 @@ function fakeBroker(deployable: () => boolean) {
     if (request.method === 'GET' && request.url === '/') return { json: { _links: { 'pb:publish-contracts': { href: `${origin}/contracts/publish` } } } };
     if (request.method === 'POST' && request.url === '/contracts/publish') {
       const body = JSON.parse(request.body) as { pacticipantName: string; pacticipantVersionNumber: string };
-      // Shaped as the client parses it, so it prints the notice instead of a warning.
-      return {
-        json: {
-          notices: [{ type: 'success', text: `fake broker: stored ${body.pacticipantName} ${body.pacticipantVersionNumber}` }],
-          logs: [],
-          _embedded: {
-            pacticipant: { name: body.pacticipantName, _links: { self: { href: origin } } },
-            version: { number: body.pacticipantVersionNumber, _links: { self: link('/version') } },
-          },
-          _links: {
-            'pb:contracts': [link('/pact')],
-            'pb:pacticipant': link('/pacticipant'),
-            'pb:pacticipant-version': link('/version'),
-            'pb:pacticipant-version-tags': [],
-          },
-        },
-      };
+      return { json: publishAnswer('fake broker', body, link) };
     }
     if (request.method === 'GET' && request.url.startsWith('/matrix?')) {
       const yes = deployable();
