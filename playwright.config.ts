@@ -11,6 +11,7 @@ import {
   runName as runNameOf,
   setProcessVariable,
   verifiedApis as verifiedApisOf,
+  twinOnlyApis,
   verifiedRules as verifiedRulesOf,
   verifyConsole as verifyConsoleOn,
 } from './src/config/env.ts';
@@ -42,6 +43,9 @@ const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !
 // npm run verify -- --api/--rule (scripts/verify.ts): the APIs it verifies. A dependency runs whole, so a project waits
 // (depends) only on projects of those: a store-only run does not run the media suites first, nor a media-only one the store's.
 const verifiedApis = verifiedApisOf();
+// npm test's twins' run: these suites' live-capable tests run once, in the recording against twin processes
+// (what a recording cannot hold, @not-recorded, stays here).
+const liveCapableElsewhere = (api: string) => (twinOnlyApis().includes(api) ? { grepInvert: /^(?!.*@not-recorded).*@live-capable/ } : {});
 const verifies = (api: string) => verifiedApis.includes(api);
 // npm run verify's console (src/reporters/VerifyReporter.ts) in place of list/dot: a line per area of the spec, a table at the end.
 const verifyConsole = verifyConsoleOn();
@@ -123,7 +127,7 @@ export default defineConfig({
     // with one break (tests/mutants), each property goes red against a twin with one defect. The pact breaks arrange states
     // on the one shared media twin: after the media suites and the pact verifications. One worker per file, files side by side.
     { name: 'self-tests', testDir: 'tests/self-tests', testMatch: '**/*.spec.ts', dependencies: ['contracts-outside'], fullyParallel: false },
-    { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts', workers: onLive ? 1 : undefined },
+    { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts', workers: onLive ? 1 : undefined, ...liveCapableElsewhere('store') },
     // fast-check properties and models of rate limiting, pagination and localized input (properties/).
     {
       name: 'properties',
@@ -140,6 +144,7 @@ export default defineConfig({
       testMatch: '**/*.spec.ts',
       workers: config.target === 'replay' ? undefined : 1,
       fullyParallel: config.target === 'replay',
+      ...liveCapableElsewhere('media'),
     },
     // The storefront script event in a real browser: the chromium src/browser/chromium.ts finds. Its launchOptions
     // come from a worker fixture (suites/fixtures/storefrontFixtures.ts): finding it may mean unpacking one, which is async.

@@ -1,14 +1,17 @@
 /**
  * `npm test`: the project's own gate, four Playwright runs at once.
  *   gate-unit: the harness's own unit tests (no twin);
- *   gate-twins: every other project (the suites of both APIs, the pacts, the properties, the
+ *   gate-twins: every other project (the suites' twin-only tests, the pacts, the properties, the
  *     storefront, and the self-tests: broken providers and broken twins the suites, pacts and
- *     properties must go red against) on the twins, with the rule-coverage gate on;
+ *     properties must go red against) on the twins;
  *   gate-record: the live-capable suites of both APIs, the properties and the pact verification
  *     with HARNESS_TARGET=record against twins started as a separate process: the live path,
  *     proven with nothing but URLs and credentials, and recorded into reports/recordings;
  *   gate-replay: the same suites and pacts replayed, with no twin, from the recordings the
  *     repository ships (recordings/): what HARNESS_TARGET=replay serves a user.
+ * The suites' live-capable tests run once, in gate-record: twin processes are twins too, so their
+ * verdicts join the twins' rule coverage, held to what the twins' run asserts (no observation, known
+ * defect, unverified rule or skip), and then every rule of both APIs must have a test.
  * The round trip closes after the recording: the fresh recording, normalised, must equal the
  * shipped one cassette for cassette (src/recording/seedsInStep.ts). Equal cassettes answer a
  * replay alike, so the replay need not wait for the recording: all runs start at once, and the
@@ -32,6 +35,8 @@ import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/
 import { useCompileCache } from '../src/config/compileCache.ts';
 import { API_PROJECTS, GATE_PROJECTS, GATE_RUNS, projectArgs, RECORD_PROJECTS, REPLAY_PROJECTS } from './lib/gateRuns.ts';
 import { gateLivePort, onCI, processEnv } from '../src/config/env.ts';
+import { concludeCoverage, readCoverage } from '../src/reporting/ruleCoverage.ts';
+import { joinTwinProcessCoverage, twinProcessVerdicts, type JsonReport } from '../src/reporting/twinProcessVerdicts.ts';
 
 // Before any child starts: every run, worker and twin process inherits it.
 useCompileCache();
@@ -119,10 +124,13 @@ const replayRun = () =>
   );
 
 const logOf = (name: string) => `${GATE_LOGS}/${name}.log`;
+const RULE_COVERAGE = 'reports/rule-coverage';
+/** The APIs whose live-capable suites run once, in the recording against twin processes. */
+const TWIN_PROCESS_APIS = ['store', 'media'];
 
 async function main(): Promise<number> {
   // Results of earlier runs would mix into this run's report; the Allure history (reports/history) stays.
-  for (const dir of ['reports/results', 'reports/allure-results', 'reports/junit', GATE_RECORDINGS, GATE_LOGS, ENVIRONMENT_SNAPSHOTS])
+  for (const dir of ['reports/results', 'reports/allure-results', 'reports/junit', RULE_COVERAGE, GATE_RECORDINGS, GATE_LOGS, ENVIRONMENT_SNAPSHOTS])
     rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
 
@@ -133,7 +141,10 @@ async function main(): Promise<number> {
       'gate-twins',
       filtered ? 'every project, unit tests included, against the twins' : 'every project of both APIs against the twins',
       filtered ? process.argv.slice(2) : projectArgs(API_PROJECTS),
-      { HARNESS_TARGET: 'twin', HARNESS_RULE_GATE: filtered ? '' : 'store,media' },
+      // Unfiltered, the suites' live-capable tests run once, in the recording; the gate then concludes the rule coverage.
+      filtered
+        ? { HARNESS_TARGET: 'twin', HARNESS_RULE_GATE: '' }
+        : { HARNESS_TARGET: 'twin', HARNESS_RULE_GATE: '', HARNESS_TWIN_ONLY: TWIN_PROCESS_APIS.join(',') },
     ),
     filtered
       ? undefined
@@ -153,6 +164,7 @@ async function main(): Promise<number> {
   const finished = [mockRun, ...(unitRun ? [unitRun] : []), live.record, replay];
   const runs = GATE_RUNS.filter((name) => finished.some((f) => f.name === name));
   const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
+  const coverageOk = filtered || concludeTwinCoverage();
   const mediaToken = live.mediaToken;
   for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-twins')) {
     console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
@@ -197,9 +209,48 @@ async function main(): Promise<number> {
   const pactsOk = !onCI() || stalePacts.length === 0;
   if (!pactsOk) total.failed += 1;
   if (!seedsInStep) total.failed += 1;
+  if (!coverageOk) total.failed += 1;
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all ${runs.length} runs`);
   console.log(summaryLine(total));
-  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && seedsInStep ? 0 : 1;
+  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && seedsInStep && coverageOk ? 0 : 1;
+}
+
+/**
+ * The twins' rule coverage: the twins' run's own tests and the live-capable tests the recording verified on
+ * twin processes, held to what the twins' run asserts (src/reporting/twinProcessVerdicts.ts); then every rule
+ * of both APIs must have a test.
+ */
+function concludeTwinCoverage(): boolean {
+  const [twin, record] = [readCoverage(RULE_COVERAGE, 'twin'), readCoverage(RULE_COVERAGE, 'record')];
+  let report: JsonReport | undefined;
+  try {
+    report = JSON.parse(readFileSync('reports/results/gate-record.json', 'utf8')) as JsonReport;
+  } catch {
+    report = undefined;
+  }
+  if (!twin || !record || !report) {
+    console.error("gate: the twins' rule coverage cannot be concluded: the twins' run or the recording did not finish (see above).");
+    return false;
+  }
+  const { verified, problems } = twinProcessVerdicts(report, TWIN_PROCESS_APIS);
+  if (problems.length > 0)
+    console.error(
+      [
+        `gate: ${problems.length} live-capable test(s) fell short on the twin processes, where they stand for the twins' run (a twin must not need a real provider's leniency):`,
+        ...problems.slice(0, 20).map((line) => `  ${line}`),
+        `Fix: the twin left its documented choice or its seed: see ${logOf('gate-record')}.`,
+      ].join('\n'),
+    );
+  const joined = joinTwinProcessCoverage(twin, record, verified);
+  const ok = concludeCoverage({
+    dir: RULE_COVERAGE,
+    target: 'twin',
+    rules: joined.rules,
+    gate: TWIN_PROCESS_APIS,
+    log: (line) => console.log(`gate: ${line}`),
+    allureResults: 'reports/allure-results',
+  });
+  return ok && problems.length === 0;
 }
 
 /** The shipped recordings against the gate's fresh one; prints what differs and the fix. */

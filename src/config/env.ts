@@ -41,6 +41,17 @@ export const ruleGateApis = (env: Env = processEnv()): string[] =>
     .map((api) => api.trim())
     .filter(Boolean);
 
+/**
+ * HARNESS_TWIN_ONLY: the APIs (store, media) whose suite runs only its twin-only tests in this run:
+ * npm test's twins' run, whose live-capable tests the recording runs against twin processes instead
+ * (scripts/gate.ts joins those verdicts into the twins' coverage and holds them to the twins' choices).
+ */
+export const twinOnlyApis = (env: Env = processEnv()): string[] =>
+  (env.HARNESS_TWIN_ONLY ?? '')
+    .split(',')
+    .map((api) => api.trim())
+    .filter(Boolean);
+
 /** HARNESS_BLOB_REPORT=1: a shard of a CI matrix writes a blob report for the merge job. */
 export const blobReport = (env: Env = processEnv()): boolean => env.HARNESS_BLOB_REPORT === '1';
 

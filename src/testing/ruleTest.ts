@@ -119,6 +119,23 @@ export interface TestOptions {
    * that does not refuse would write. The transport refuses such a request anyway.
    */
   readonly writes?: boolean;
+  /**
+   * This test of a rule observable on live needs what only the twin arranges (its clock, a second
+   * store, a second seeded user): tagged @twin-only, and skipped on every other target with this reason.
+   */
+  readonly needsTwin?: string;
+  /**
+   * This test is checked on live and on the twins but not on record and replay (what it asks is not
+   * in a recording, e.g. another origin): tagged @not-recorded, and skipped there with this reason.
+   */
+  readonly notRecorded?: string;
+}
+
+/** Why a test's own options keep it from this target (TestOptions), or undefined. */
+function variantSkipReason(options: TestOptions, target: Target): string | undefined {
+  if (options.needsTwin && target !== 'twin') return options.needsTwin;
+  if (options.notRecorded && (target === 'record' || target === 'replay')) return options.notRecorded;
+  return undefined;
 }
 
 /** Title and details of a test named after a rule; throws for an id the catalogue lacks. */
@@ -131,7 +148,12 @@ export function ruleTestMeta(catalogue: RuleCatalogue, ruleId: string, variant: 
     title: variant ? `${rule.id}: ${variant}` : rule.id,
     details: {
       annotation: ruleAnnotations(rule),
-      tag: [rule.needs === 'twin' ? '@twin-only' : '@live-capable', `@${ruleKind(rule).replace(' ', '-')}`, ...(rule.needs === 'token' ? ['@signed-in'] : [])],
+      tag: [
+        rule.needs === 'twin' || options.needsTwin ? '@twin-only' : '@live-capable',
+        `@${ruleKind(rule).replace(' ', '-')}`,
+        ...(rule.needs === 'token' ? ['@signed-in'] : []),
+        ...(options.notRecorded ? ['@not-recorded'] : []),
+      ],
     },
   };
 }
@@ -213,5 +235,9 @@ function redactedError(error: unknown, secrets: readonly string[]): unknown {
  */
 export function ruleTestParts(catalogue: RuleCatalogue, ruleId: string, variant: string, options: TestOptions, skip: (reason: string) => void) {
   const meta = ruleTestMeta(catalogue, ruleId, variant, options);
-  return { ...meta, run: (ctx: RuleContext, testInfo: TestInfo, body: () => Promise<void>) => runUnderRule(meta.rule, ctx, testInfo, skip, body) };
+  const run = async (ctx: RuleContext, testInfo: TestInfo, body: () => Promise<void>): Promise<void> => {
+    const reason = variantSkipReason(options, ctx.target);
+    return reason === undefined ? runUnderRule(meta.rule, ctx, testInfo, skip, body) : skip(reason);
+  };
+  return { ...meta, run };
 }
