@@ -6,6 +6,7 @@ import { useCompileCache } from './src/config/compileCache.ts';
 import { silenceDependencyDeprecations } from './src/config/quietDependencies.ts';
 import {
   blobReport,
+  committedPactsOnly,
   inPlaywrightWorker,
   onCI,
   runName as runNameOf,
@@ -43,6 +44,8 @@ const needsTwins = onTwins && (selected.length === 0 || selected.some((p) => p !
 // npm run verify -- --api/--rule (scripts/verify.ts): the APIs it verifies. A dependency runs whole, so a project waits
 // (depends) only on projects of those: a store-only run does not run the media suites first, nor a media-only one the store's.
 const verifiedApis = verifiedApisOf();
+// The pacts as committed, or written again by the consumer tests first (the default).
+const pactsWritten = (...projects: string[]) => (committedPactsOnly() ? [] : projects);
 // npm test's twins' run: these suites' live-capable tests run once, in the recording against twin processes
 // (what a recording cannot hold, @not-recorded, stays here).
 const liveCapableElsewhere = (api: string) => (twinOnlyApis().includes(api) ? { grepInvert: /^(?!.*@not-recorded).*@live-capable/ } : {});
@@ -106,7 +109,7 @@ export default defineConfig({
       name: 'contracts-verify',
       testDir: 'contracts',
       testMatch: '**/verify.pact.spec.ts',
-      dependencies: ['contracts-static', ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
+      dependencies: [...pactsWritten('contracts-static'), ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
       workers: 1,
     },
     // Outside consumers (examples/): their own consumer tests write their pacts, which then replace the committed ones
@@ -120,7 +123,7 @@ export default defineConfig({
       name: 'contracts-outside',
       testDir: 'contracts/verification',
       testMatch: 'outsidePacts.verify.spec.ts',
-      dependencies: ['examples-publish', 'contracts-verify'],
+      dependencies: [...pactsWritten('examples-publish'), 'contracts-verify'],
       workers: 1,
     },
     // The harness's own negative controls, npm test's and never npm run verify's: Pact's Verifier fails against a provider

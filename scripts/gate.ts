@@ -104,7 +104,8 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
       `the live-capable suites, the properties and the pacts, HARNESS_TARGET=record, against twin processes on ports ${LIVE_PATH_PORT} and ${LIVE_PATH_MEDIA_PORT} (a ${RECORDING_PLAN}-plan store)`,
       projectArgs(RECORD_PROJECTS),
       // The properties on a real clock: a small budget proves the live path without minutes of pacing.
-      { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '20' },
+      // The pacts as committed: the twins' run beside this one writes them again, and fails on a difference.
+      { ...liveEnv, HARNESS_TARGET: 'record', LIVE_RATE_BUDGET: '20', HARNESS_PACTS: 'committed' },
       logOf('gate-record'),
     );
   } finally {

@@ -52,6 +52,13 @@ export const twinOnlyApis = (env: Env = processEnv()): string[] =>
     .map((api) => api.trim())
     .filter(Boolean);
 
+/**
+ * HARNESS_PACTS=committed: verify the pact files as committed (contracts/pacts) without the consumer tests
+ * writing them first. For a run beside one that writes them (npm test's recording, whose twins' run
+ * regenerates the pacts and fails on a difference from the committed ones) or that only needs the provider side.
+ */
+export const committedPactsOnly = (env: Env = processEnv()): boolean => trimmed(env, 'HARNESS_PACTS') === 'committed';
+
 /** HARNESS_BLOB_REPORT=1: a shard of a CI matrix writes a blob report for the merge job. */
 export const blobReport = (env: Env = processEnv()): boolean => env.HARNESS_BLOB_REPORT === '1';
 

@@ -64,7 +64,15 @@ test('with the write flags off, no POST, PUT, PATCH or DELETE reaches either pro
     'playwright',
     ['test', '--project=store', '--project=media', '--project=properties', '--project=contracts-verify', '--reporter=json'],
     // The properties on the gate recording's small budget: every sender still runs, in fewer requests.
-    { ...flagsOff, HARNESS_TARGET: 'live', LIVE_RATE_BUDGET: '20', PLAYWRIGHT_JSON_OUTPUT_NAME: report, HARNESS_RUN_NAME: 'writes-off-self-test' },
+    // The pacts as committed: writing them again reaches no provider.
+    {
+      ...flagsOff,
+      HARNESS_TARGET: 'live',
+      LIVE_RATE_BUDGET: '20',
+      HARNESS_PACTS: 'committed',
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+      HARNESS_RUN_NAME: 'writes-off-self-test',
+    },
     { log: join(dir, 'run.log'), echo: false },
   );
   const writes = arrived.filter((line) => WRITES.has(line.split(' ')[1]!));
@@ -74,7 +82,7 @@ test('with the write flags off, no POST, PUT, PATCH or DELETE reaches either pro
   expect(new Set(arrived.map((line) => line.split(' ')[0])), 'both APIs were verified').toEqual(new Set(['store', 'media']));
   expect({ code, unexpected: stats.unexpected }, `the live run with the flags off is green (log: ${join(dir, 'run.log')})`).toEqual({ code: 0, unexpected: 0 });
   expect(stats.skipped, 'what needs a write was skipped').toBeGreaterThan(0);
-  expect(stats.expected, 'and the rest verified').toBeGreaterThan(200);
+  expect(stats.expected, 'and the rest verified').toBeGreaterThan(150);
   // A failure keeps the run's log for reading (its path is in the message).
   rmSync(dir, { recursive: true, force: true });
 });
