@@ -3,7 +3,7 @@
  * media twin in this process (free port, virtual clock), so the media suites'
  * resets and writes on the shared twin cannot change a collection in the
  * middle of a walk; a broken-twin test builds the same arena on a twin started
- * with a defect. On live the configured service is read as it is, anonymously
+ * with a break. On live the configured service is read as it is, anonymously
  * or with the configured token, within a request budget.
  */
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';

@@ -79,7 +79,7 @@ export function ruleOf(id: string): Rule | undefined {
   return CATALOGUES[id.split('.')[0]!]?.[id];
 }
 
-/** The feature of a rule; an area missing from AREA_FEATURES is a defect a unit test catches. */
+/** The feature of a rule; an area missing from AREA_FEATURES is a gap a unit test catches. */
 export function featureOf(ruleId: string): string {
   const area = ruleId.split('.').slice(0, 2).join('.');
   return AREA_FEATURES[area] ?? area;

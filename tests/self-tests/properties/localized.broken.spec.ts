@@ -5,4 +5,4 @@ import { localizedNameProperty } from '../../../properties/store/localized.prope
 
 const nameProperty = (arena: StoreArena) => localizedNameProperty(arena) as fc.IAsyncProperty<never>;
 
-declareBrokenStoreTwins([{ defect: 'string-main-language-only', rule: 'store.localized.string-applies-to-all', property: nameProperty, numRuns: 40 }]);
+declareBrokenStoreTwins([{ twinBreak: 'string-main-language-only', rule: 'store.localized.string-applies-to-all', property: nameProperty, numRuns: 40 }]);

@@ -6,9 +6,9 @@ import { FOLLOW, RELS } from '../../../properties/store/pagination/oracle.ts';
 
 const walk = (arena: StoreArena) => walkProperty(arena) as fc.IAsyncProperty<never>;
 
-// Each defect shows once a case has two pages or more, which about half the cases have.
+// Each break shows once a case has two pages or more, which about half the cases have.
 declareBrokenStoreTwins([
-  { defect: 'page-drops-item', rule: FOLLOW, property: walk, numRuns: 40 },
-  { defect: 'page-repeats-item', rule: FOLLOW, property: walk, numRuns: 40 },
-  { defect: 'wrong-last-link', rule: RELS, property: walk, numRuns: 40 },
+  { twinBreak: 'page-drops-item', rule: FOLLOW, property: walk, numRuns: 40 },
+  { twinBreak: 'page-repeats-item', rule: FOLLOW, property: walk, numRuns: 40 },
+  { twinBreak: 'wrong-last-link', rule: RELS, property: walk, numRuns: 40 },
 ]);

@@ -14,6 +14,6 @@ const bucketProperty = (arena: StoreArena) =>
   }) as fc.IAsyncProperty<never>;
 
 declareBrokenStoreTwins([
-  { defect: 'bucket-leaks-fast', rule: 'store.ratelimit.leak-rate', property: bucketProperty, numRuns: 200 },
-  { defect: 'bucket-off-by-one', rule: 'store.ratelimit.bucket-429', property: bucketProperty, numRuns: 200 },
+  { twinBreak: 'bucket-leaks-fast', rule: 'store.ratelimit.leak-rate', property: bucketProperty, numRuns: 200 },
+  { twinBreak: 'bucket-off-by-one', rule: 'store.ratelimit.bucket-429', property: bucketProperty, numRuns: 200 },
 ]);
