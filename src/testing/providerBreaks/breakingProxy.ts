@@ -6,7 +6,7 @@
  * go red, and by a test of that rule) or a deviation (the provider does
  * something the contract leaves open: the suites must stay green).
  * scripts/mutants.ts runs the live-target suites and the pact verification
- * through it; tests/self-tests/pacts/brokenProviders.verify.spec.ts runs single
+ * through it; tests/self-tests/pacts/providerBreaks.verify.spec.ts runs single
  * pact interactions through it.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -59,7 +59,7 @@ export type RuleIdOf<Api extends string> = `${Api}.${string}`;
 
 /** A provider that breaks the contract (or what the clients rely on) in one observable way. */
 export interface ProviderBreak<Api extends string = string> extends ProviderChange {
-  /** What the broken provider does differently. */
+  /** What the provider with this break does differently. */
   readonly breaks: string;
   readonly kind: BreakKind;
   /**

@@ -7,11 +7,11 @@ import { test } from '../../../src/testing/harnessTest.ts';
 import { MEDIA_TWIN_BREAKS, type MediaTwinBreak } from '../../../src/twins/media/twinBreaks.ts';
 import { startMediaTwin, type RunningMediaTwin } from '../../../src/twins/media/server.ts';
 import { paginationProperty } from '../../../properties/media/pagination.property.ts';
-import { expectRed } from '../../../properties/support/brokenTwin.ts';
+import { expectRed } from '../../../properties/support/twinBreak.ts';
 import { twinMediaArena } from '../../../properties/support/mediaArena.ts';
 import { runProperty } from '../../../properties/support/propertyRun.ts';
 
-interface BrokenMediaCase {
+interface MediaTwinBreakCase {
   readonly twinBreak: MediaTwinBreak;
   /** The rule the counterexample's report must name. */
   readonly rule: string;
@@ -19,7 +19,7 @@ interface BrokenMediaCase {
   readonly numRuns: number;
 }
 
-const CASES: readonly BrokenMediaCase[] = [
+const CASES: readonly MediaTwinBreakCase[] = [
   { twinBreak: 'page-drops-item', rule: 'media.pagination.follow-next', numRuns: 100 },
   { twinBreak: 'page-repeats-item', rule: 'media.pagination.follow-next', numRuns: 100 },
   { twinBreak: 'wrong-last-link', rule: 'media.pagination.links', numRuns: 100 },

@@ -12,17 +12,17 @@ import { startStoreTwin, type RunningStoreTwin } from '../../src/twins/store/ser
 import { runProperty, type PropertyOutcome } from './propertyRun.ts';
 import { twinArena, type StoreArena } from './storeArena.ts';
 
-export interface BrokenStoreCase {
+export interface StoreTwinBreakCase {
   readonly twinBreak: StoreTwinBreak;
   /** The rule the counterexample's report must name. */
   readonly rule: string;
-  /** The property as the suites run it, built on the broken twin's arena. */
+  /** The property as the suites run it, built on the arena of the twin with the break. */
   readonly property: (arena: StoreArena) => fc.IAsyncProperty<never>;
   /** Enough cases to find the break every time (each case stops at the first counterexample). */
   readonly numRuns: number;
 }
 
-/** Runs a property on a broken twin and checks it went red for the right reason. */
+/** Runs a property on a twin with a break and checks it went red for the right reason. */
 export async function expectRed(outcome: PropertyOutcome, rule: string, twinBreak: string, attach: (report: string) => Promise<void>): Promise<void> {
   await attach(outcome.report);
   expect(outcome.failed, `the property must find a counterexample against a twin whose ${twinBreak}`).toBe(true);
@@ -31,7 +31,7 @@ export async function expectRed(outcome: PropertyOutcome, rule: string, twinBrea
 }
 
 /** One describe per break: its own twin, one test that the property goes red. */
-export function declareBrokenStoreTwins(cases: readonly BrokenStoreCase[]): void {
+export function declareStoreTwinBreaks(cases: readonly StoreTwinBreakCase[]): void {
   for (const c of cases) {
     const breaks = STORE_TWIN_BREAKS[c.twinBreak];
     test.describe(`store twin with a break: ${breaks}`, () => {
