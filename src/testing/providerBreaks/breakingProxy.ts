@@ -5,7 +5,7 @@
  * contract, or something the typed clients and pacts rely on: the suites must
  * go red, and by a test of that rule) or a deviation (the provider does
  * something the contract leaves open: the suites must stay green).
- * scripts/mutants.ts runs the live-target suites and the pact verification
+ * scripts/breaks.ts runs the live-target suites and the pact verification
  * through it; tests/self-tests/pacts/providerBreaks.verify.spec.ts runs single
  * pact interactions through it.
  */
@@ -54,7 +54,7 @@ export interface ProviderChange {
  */
 export type BreakKind = 'contract' | 'reliance';
 
-/** A rule id of one API's catalogue (src/rules): `store.…` or `media.…`; tests/unit/mutants checks each exists. */
+/** A rule id of one API's catalogue (src/rules): `store.…` or `media.…`; tests/unit/breaks checks each exists. */
 export type RuleIdOf<Api extends string> = `${Api}.${string}`;
 
 /** A provider that breaks the contract (or what the clients rely on) in one observable way. */

@@ -1,5 +1,5 @@
 /**
- * The verdicts of `npm run mutants`, from the runs of each job (the API's live
+ * The verdicts of `npm run breaks`, from the runs of each job (the API's live
  * suites, then its pact verification, against one changed provider):
  * - a break is caught only when a test of one of the rules it names failed;
  *   red tests of other rules alone are "caught by the wrong rule", which counts
@@ -164,7 +164,7 @@ export function consoleReport(outcomes: readonly Outcome[], seconds: number): st
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** reports/mutants/report.md: the breaks and the deviations side by side, with the tests behind each verdict. */
+/** reports/breaks/report.md: the breaks and the deviations side by side, with the tests behind each verdict. */
 export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: number; command: string }): string {
   const breaks = outcomes.filter((o): o is BreakOutcome => o.type === 'break');
   const deviations = outcomes.filter((o): o is DeviationOutcome => o.type === 'deviation');
@@ -183,7 +183,7 @@ export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: nu
         ? o.verdict.drift.map((d) => `drift: ${d}`).join('<br>')
         : '';
   const lines = [
-    '# Can the suites fail? (`npm run mutants`)',
+    '# Can the suites fail? (`npm run breaks`)',
     '',
     `\`${meta.command}\`: ${outcomes.length} jobs in ${meta.seconds.toFixed(0)} s, exit ${exitCodeOf(outcomes)}.`,
     '',

@@ -85,7 +85,7 @@ test('rule ids come from the rule annotations, else from the title; the first li
 });
 
 test('a missing or unreadable report, an exit code without a failed test, and a run that ran nothing are errors, not "nothing failed"', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mutants-'));
+  const dir = mkdtempSync(join(tmpdir(), 'breaks-'));
   const missing = runResult(1, join(dir, 'none.json'));
   writeFileSync(join(dir, 'bad.json'), '{"suites": [');
   const unreadable = runResult(0, join(dir, 'bad.json'));
@@ -201,7 +201,7 @@ test('the run exits non-zero when a break survives or is caught by the wrong rul
       [tolerated, dev({ verdict: 'error', error: 'x' })],
     ].map((outcomes) => exitCodeOf(outcomes)),
   ).toEqual([0, 1, 1, 1, 1, 1, 1]);
-  const md = markdownReport([caught, tolerated], { seconds: 3, command: 'npm run mutants' });
+  const md = markdownReport([caught, tolerated], { seconds: 3, command: 'npm run breaks' });
   expect(md).toContain('| store | b: w | contract | `store.a.b` | caught by `store.a.b` |  | green |');
   expect(md).toContain('| store | d: w | green |  |');
 });
