@@ -69,7 +69,7 @@ export interface ProviderBreak<Api extends string = string> extends ProviderChan
   readonly rules: readonly RuleIdOf<Api>[];
 }
 
-/** A provider that does something the contract leaves open: the live suites and the pacts must stay green (drift notes are fine). */
+/** A provider that does something the contract leaves open: the live suites and the pacts must stay green (observations are fine). */
 export interface ProviderDeviation extends ProviderChange {
   /** What the provider does differently, and where the contract leaves it open. */
   readonly allows: string;
