@@ -20,7 +20,7 @@
  * --no-control: skip the pass-through controls; --list: print the jobs and stop.
  * Environment: BREAKS_PARALLEL (jobs at once, default 2), BREAKS_FIRST_PORT
  * (default 4200; each job slot takes two ports from it); their old MUTANTS_* names are still
- * read (src/config/env.ts). `npm run mutants`, the old name of this command, runs it too.
+ * read (src/config/env.ts), and package.json keeps this command's old name as an alias.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
