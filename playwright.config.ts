@@ -127,7 +127,7 @@ export default defineConfig({
       workers: 1,
     },
     // The harness's own negative controls, npm test's and never npm run verify's: Pact's Verifier fails against a provider
-    // with one break (tests/mutants), each property goes red against a twin with one defect. The pact breaks arrange states
+    // with one break (src/testing/providerBreaks), each property goes red against a twin with one break. The pact breaks arrange states
     // on the one shared media twin: after the media suites and the pact verifications. One worker per file, files side by side.
     { name: 'self-tests', testDir: 'tests/self-tests', testMatch: '**/*.spec.ts', dependencies: ['contracts-outside'], fullyParallel: false },
     { name: 'store', testDir: 'suites/store', testMatch: '**/*.spec.ts', workers: onLive ? 1 : undefined, ...liveCapableElsewhere('store') },

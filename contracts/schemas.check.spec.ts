@@ -1,7 +1,7 @@
 /**
  * Static: every pact the consumer tests wrote promises only what the JSON
  * Schemas allow. Runs after the pacts are written and before any provider is
- * verified, so a contract drift between the two shows up without a server.
+ * verified, so a disagreement between the two shows up without a server.
  */
 import { relative } from 'node:path';
 import { expect, test } from '../src/testing/harnessTest.ts';

@@ -2,7 +2,7 @@
  * `npm test`: the project's own gate, four Playwright runs at once.
  *   gate-unit: the harness's own unit tests (no twin);
  *   gate-twins: every other project (the suites' twin-only tests, the pacts, the properties, the
- *     storefront, and the self-tests: broken providers and broken twins the suites, pacts and
+ *     storefront, and the self-tests: provider breaks and twin breaks the suites, pacts and
  *     properties must go red against) on the twins;
  *   gate-record: the live-capable suites of both APIs, the properties and the pact verification
  *     with HARNESS_TARGET=record against twins started as a separate process: the live path,

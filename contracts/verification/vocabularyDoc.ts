@@ -1,6 +1,6 @@
 /**
  * The vocabulary's tables in docs/provider-states.md, rendered from the state
- * tables themselves (npm run docs:states), so the page cannot drift from them:
+ * tables themselves (npm run docs:states), so the page cannot fall out of step with them:
  * tests/unit/contracts/stateVocabulary.test.ts fails when it does.
  */
 import type { StateEntry } from './stateVocabulary.ts';

@@ -7,7 +7,7 @@
  * write answered. On the twin each case opens a store with a generated
  * language set and main language; on live the configured store is used as it
  * is, what the twin chose where the contract is silent is not asserted, and
- * what rests on the field notes or ASSUMPTIONS is reported as drift.
+ * what rests on the field notes or ASSUMPTIONS is reported as an observation.
  */
 import { broken, RuleBroken } from '../../src/testing/ruleTest.ts';
 import type { RuleId } from '../../src/rules/catalogues.ts';
@@ -17,7 +17,7 @@ import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import type { StoreResponse } from '../../src/clients/store/types.ts';
 import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 import type { ArenaStore, StoreArena } from '../support/storeArena.ts';
-import { isObservedOnLive, type DriftSink } from '../support/drift.ts';
+import { isObservedOnLive, type ObservationSink } from '../support/observation.ts';
 import { scalarText } from '../../src/testing/scalarText.ts';
 
 const RULE = {
@@ -148,7 +148,7 @@ export interface NameCase {
 /**
  * A rule the provider broke. An observation rests on the field notes or
  * ASSUMPTIONS rather than the contract (a field-notes rule, or a verdict the
- * contract does not decide): on live it is drift, not a failure.
+ * contract does not decide): on live it is reported, not failed.
  */
 function fail(rule: RuleId, detail: string, fromAssumptions = false): never {
   broken(rule, detail, fromAssumptions || isObservedOnLive(rule));
@@ -247,7 +247,7 @@ export interface LocalizedPropertyOptions {
   /** Live: the configured store, whose languages the writes are generated for. */
   readonly live?: ArenaStore;
   /** Live: observations are reported here and end the case (what follows cannot be predicted). */
-  readonly drift?: DriftSink;
+  readonly observe?: ObservationSink;
   /** Writes per case: the first creates the product, the rest update it. */
   readonly maxWrites?: number;
 }
@@ -287,7 +287,7 @@ async function runWrites(client: StoreClient, languages: readonly string[], c: N
 }
 
 export function localizedNameProperty(arena: StoreArena, options: LocalizedPropertyOptions = {}): fc.IAsyncProperty<[NameCase]> {
-  const { live, drift } = options;
+  const { live, observe } = options;
   const shapes = live ? fc.constant<StoreShape>({ languages: live.languages, mainLanguage: live.mainLanguage }) : twinStoreShape;
   const cases = shapes.chain((store) =>
     fc.record({ store: fc.constant(store), writes: fc.array(nameWrite(store.languages), { minLength: 1, maxLength: options.maxWrites ?? 4 }) }),
@@ -302,7 +302,7 @@ export function localizedNameProperty(arena: StoreArena, options: LocalizedPrope
     try {
       await runWrites(client, store.languages, c, live === undefined, (id) => ids.push(id));
     } catch (error) {
-      if (drift && error instanceof RuleBroken && error.observation) drift(error.ruleId, error.detail);
+      if (observe && error instanceof RuleBroken && error.observation) observe(error.ruleId, error.detail);
       else failure = error;
     } finally {
       const left = await deleteAll(client, ids);

@@ -1,4 +1,4 @@
-import { driftSink } from '../support/drift.ts';
+import { observationSink } from '../support/observation.ts';
 import { test } from '../support/fixtures.ts';
 import { assertProperty } from '../support/propertyRun.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
@@ -21,7 +21,7 @@ test(
       description: `live: the configured store's languages [${store.languages.join(', ')}] only (generated language sets need the twin); what an object leaves out on create is not asserted`,
     });
     // A few cases of at most 3 writes: about 20 paced requests, each product deleted after its case.
-    const drift = driftSink(testInfo);
-    await assertProperty(testInfo, localizedNameProperty(storeArena, { live: store, drift, maxWrites: 3 }), { numRuns: 3 });
+    const observe = observationSink(testInfo);
+    await assertProperty(testInfo, localizedNameProperty(storeArena, { live: store, observe, maxWrites: 3 }), { numRuns: 3 });
   },
 );

@@ -1,4 +1,4 @@
-import { driftSink } from '../support/drift.ts';
+import { observationSink } from '../support/observation.ts';
 import type { TestInfo } from '@playwright/test';
 import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
 import { assertProperty } from '../support/propertyRun.ts';
@@ -26,14 +26,14 @@ import {
 
 const { maxPerPage } = STORE_CONTRACT;
 
-/** Live: a paced client, the budget, and field-notes rules kept as drift annotations rather than failures. */
+/** Live: a paced client, the budget, and field-notes rules kept as observation annotations rather than failures. */
 async function livePager(storeArena: StoreArena, testInfo: TestInfo): Promise<Pager & { budget: RequestBudget }> {
   const store = await storeArena.openStore();
   return {
     client: store.client({ pace: true }),
     forms: new Set(),
     budget: new RequestBudget(liveRateBudget()),
-    drift: driftSink(testInfo),
+    observe: observationSink(testInfo),
   };
 }
 
@@ -75,7 +75,7 @@ test(
       await assertProperty(testInfo, outOfRangeProperty(storeArena), { numRuns: 30 });
       return;
     }
-    // Live: both rules come from the field notes, so a difference is drift, not a failure.
+    // Live: both rules come from the field notes, so a difference is an observation, not a failure.
     const pager = await livePager(storeArena, testInfo);
     await assertProperty(testInfo, liveOutOfRangeProperty(pager), { numRuns: 5 });
     testInfo.annotations.push(budgetAnnotation(pager.budget, target));

@@ -2,8 +2,8 @@
  * Where a media property runs. On the twin target each worker starts its own
  * media twin in this process (free port, virtual clock), so the media suites'
  * resets and writes on the shared twin cannot change a collection in the
- * middle of a walk; a broken-twin test builds the same arena on a twin started
- * with a defect. On live the configured service is read as it is, anonymously
+ * middle of a walk; a twin-break test builds the same arena on a twin started
+ * with a break. On live the configured service is read as it is, anonymously
  * or with the configured token, within a request budget.
  */
 import { MediaClient } from '../../src/clients/media/MediaClient.ts';

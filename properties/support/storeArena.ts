@@ -1,6 +1,6 @@
 /**
  * Where a store property runs: a twin (the suites' twin, or one started with a
- * deliberate defect) where every case arranges a fresh store through the
+ * deliberate break) where every case arranges a fresh store through the
  * control API and time is virtual, or the configured live store, which can be
  * read but not arranged, on wall-clock time.
  */

@@ -9,8 +9,8 @@ export const GATE_RUNS = ['gate-unit', 'gate-twins', 'gate-record', 'gate-replay
  * gate-unit runs beside it (tests/unit/ci/gateRuns.test.ts holds the two to the
  * config). Split, the contracts' chain of one-worker projects and the media
  * suite's one worker no longer leave a core idle after the unit tests: the unit
- * tests fill it. `self-tests` (the harness's own negative controls: broken
- * providers and broken twins) runs here only: npm run verify leaves it out.
+ * tests fill it. `self-tests` (the harness's own negative controls: provider
+ * breaks and twin breaks) runs here only: npm run verify leaves it out.
  */
 export const API_PROJECTS = ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'] as const;
 

@@ -1,6 +1,6 @@
 /**
  * The twins as a separate process, as a live target is reached: used by the
- * gate's live path and by the mutants. Also how a user of the media twin signs
+ * gate's live path and by npm run breaks. Also how a user of the media twin signs
  * in, as on the real service.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

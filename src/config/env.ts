@@ -96,11 +96,14 @@ export const verifiedRules = (env: Env = processEnv()): string[] => (env.HARNESS
 /** HARNESS_CONSOLE=verify: npm run verify's console (a line per area, a table) in place of Playwright's list or dot. */
 export const verifyConsole = (env: Env = processEnv()): boolean => env.HARNESS_CONSOLE === 'verify';
 
-/** MUTANTS_PARALLEL: how many breaks `npm run mutants` runs at once (2 unless set). */
-export const mutantsParallel = (env: Env = processEnv()): number => Number(env.MUTANTS_PARALLEL ?? 2);
+/** A variable by its name, else by the old name it replaced (kept accepted, as `mock` is for HARNESS_TARGET). */
+const renamed = (env: Env, name: string, oldName: string): string | undefined => trimmed(env, name) ?? trimmed(env, oldName);
 
-/** MUTANTS_FIRST_PORT: the first port of the twin processes and proxies `npm run mutants` starts (4200 unless set). */
-export const mutantsFirstPort = (env: Env = processEnv()): number => Number(env.MUTANTS_FIRST_PORT ?? 4200);
+/** BREAKS_PARALLEL (MUTANTS_PARALLEL, its old name, is accepted): how many jobs `npm run breaks` runs at once (2 unless set). */
+export const breaksParallel = (env: Env = processEnv()): number => Number(renamed(env, 'BREAKS_PARALLEL', 'MUTANTS_PARALLEL') ?? 2);
 
-/** MUTANTS_HELD_OUT: a file of breaks and deviations kept out of the repository, run beside the project's own. */
-export const mutantsHeldOut = (env: Env = processEnv()): string | undefined => trimmed(env, 'MUTANTS_HELD_OUT');
+/** BREAKS_FIRST_PORT (MUTANTS_FIRST_PORT, its old name, is accepted): the first port of the twin processes and proxies `npm run breaks` starts (4200 unless set). */
+export const breaksFirstPort = (env: Env = processEnv()): number => Number(renamed(env, 'BREAKS_FIRST_PORT', 'MUTANTS_FIRST_PORT') ?? 4200);
+
+/** BREAKS_HELD_OUT (MUTANTS_HELD_OUT, its old name, is accepted): a file of breaks and deviations kept out of the repository, run beside the project's own. */
+export const breaksHeldOut = (env: Env = processEnv()): string | undefined => renamed(env, 'BREAKS_HELD_OUT', 'MUTANTS_HELD_OUT');

@@ -8,7 +8,7 @@
  */
 import { DEFAULT_KITSU_API_URL } from '../config/harnessConfig.ts';
 import { MEDIA_CONTRACT } from '../rules/mediaContract.ts';
-import { DEPRECATED_RELATIONSHIPS, KNOWN_DRIFT_ROUTES, MEDIA_RELATIONSHIPS, mediaRoutes, type MediaRoute } from '../rules/mediaRoutes.ts';
+import { DEPRECATED_RELATIONSHIPS, ROUTES_NOT_SERVED_ON_LIVE, MEDIA_RELATIONSHIPS, mediaRoutes, type MediaRoute } from '../rules/mediaRoutes.ts';
 import { mediaResponseSchema } from '../schemas/mediaResponseSchema.ts';
 import { definitionForCollection } from '../twins/media/registry.ts';
 import { JSON_SCHEMA_DIALECT, componentSchemas, schemaRef } from './componentSchemas.ts';
@@ -124,8 +124,8 @@ function descriptionOf(route: MediaRoute, collection: string): string | undefine
     // The real LibraryEntriesController refuses an unfiltered index (field notes: Filters).
     if (definitionForCollection(collection)?.requiresFilter) notes.push('At least one filter is required, else 400 No filter provided.');
   }
-  const drift = KNOWN_DRIFT_ROUTES[route.path];
-  if (drift) notes.push(`Listed by the spec; ${drift} (field notes: expected drift).`);
+  const notServed = ROUTES_NOT_SERVED_ON_LIVE[route.path];
+  if (notServed) notes.push(`Listed by the spec; ${notServed} (field notes: its absence on live is an observation, not a failure).`);
   return notes.length > 0 ? notes.join(' ') : undefined;
 }
 

@@ -6,7 +6,7 @@
  * (src/http/requestStack.ts: the write guard, then the request budget), which
  * counts each attempt; on replay and the twins, which cost nothing, there is no
  * worker's guard and the stack is undici's global dispatcher. A twin is never
- * guarded, even in a live run (the self-tests' broken twins), unless a test
+ * guarded, even in a live run (the self-tests' twin breaks), unless a test
  * installed a guard for every client (installLiveRequestGuard). Pact's Verifier
  * asks the same stack through the guard's `take`.
  */

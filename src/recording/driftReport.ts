@@ -189,7 +189,7 @@ function writeAllureResult(report: DriftReport, markdown: string, json: string, 
       { name: 'severity', value: failed ? 'critical' : 'normal' },
       // Sorted by the report's categories (src/reporting/categories.ts): a live observation, or a broken contract.
       { name: TARGET_LABEL, value: 'record' },
-      ...(report.observations > 0 && !failed ? [{ name: FINDING_LABEL, value: 'drift' }] : []),
+      ...(report.observations > 0 && !failed ? [{ name: FINDING_LABEL, value: 'observation' }] : []),
     ],
     links: [],
     start,

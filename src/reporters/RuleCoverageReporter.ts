@@ -7,22 +7,22 @@
  * verdicts on twin processes are joined in.
  */
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { NOT_VERIFIED, ruleIdsOf } from '../testing/ruleTest.ts';
+import { NOT_VERIFIED, OBSERVATION, ruleIdsOf } from '../testing/ruleTest.ts';
 import type { RuleOutcome } from '../reporting/unverifiedRules.ts';
 import { concludeCoverage, writeCoverage, type Verification } from '../reporting/ruleCoverage.ts';
 import { ruleGateApis, targetName, twinOnlyApis } from '../config/env.ts';
 
 /**
- * What one finished test says of each rule it names: its status, `drift` for a rule that differed on live
- * as an observation, `skipped` (with the reason) for a rule it could not verify or a test that was skipped.
+ * What one finished test says of each rule it names: its status, `observation` for a rule that differed on live
+ * and was reported, not failed, `skipped` (with the reason) for a rule it could not verify or a test that was skipped.
  * The rule coverage and npm run verify's console (VerifyReporter.ts) count rules from this one reading.
  */
 export function ruleOutcomesOf(
   test: Pick<TestCase, 'annotations'>,
   result: Pick<TestResult, 'status' | 'annotations'>,
 ): Map<string, RuleOutcome & { readonly status: string }> {
-  // A field-notes rule that differed on live passed as an observation: show it as drift.
-  const drifted = result.annotations.some((a) => a.type === 'drift');
+  // A field-notes rule that differed on live passed as an observation: show it as one.
+  const observed = result.annotations.some((a) => a.type === OBSERVATION);
   const reason = result.status === 'skipped' ? [...result.annotations, ...test.annotations].find((a) => a.type === 'skip')?.description : undefined;
   // A test of several rules that could not verify one of them says so (ruleTest.ts notVerified).
   const notVerified = new Map(
@@ -33,7 +33,7 @@ export function ruleOutcomesOf(
   const outcomes = new Map<string, RuleOutcome>();
   for (const rule of ruleIdsOf(test.annotations)) {
     const unverified = result.status === 'passed' ? notVerified.get(rule) : undefined;
-    const status = unverified ? 'skipped' : drifted && result.status === 'passed' ? 'drift' : result.status;
+    const status = unverified ? 'skipped' : observed && result.status === 'passed' ? OBSERVATION : result.status;
     const why = unverified ?? reason;
     outcomes.set(rule, why ? { status, reason: why } : { status });
   }

@@ -1,7 +1,7 @@
 /**
  * npm run verify's console, in place of Playwright's list: one line as each area of
  * the spec (store.pagination) and each pact finishes, then a table per API (rules
- * verified, failed, not verified with the reason, drift, the pact) and one line per
+ * verified, failed, not verified with the reason, observations, the pact) and one line per
  * failed test (its rule, its last request, the first line of its error). Nothing a
  * test, a worker, Pact or the twins print reaches the console: the Allure results
  * hold each test's output and attachments, and reports/verify/output.log the rest.

@@ -79,7 +79,7 @@ export function ruleOf(id: string): Rule | undefined {
   return CATALOGUES[id.split('.')[0]!]?.[id];
 }
 
-/** The feature of a rule; an area missing from AREA_FEATURES is a defect a unit test catches. */
+/** The feature of a rule; an area missing from AREA_FEATURES is a gap a unit test catches. */
 export function featureOf(ruleId: string): string {
   const area = ruleId.split('.').slice(0, 2).join('.');
   return AREA_FEATURES[area] ?? area;
@@ -115,8 +115,8 @@ function describeRule(rule: Rule): string {
       : rule.source === 'reliance'
         ? `what the harness relies on (${rule.reliedOnBy ?? 'the typed clients and the pacts'}), where the contract leaves it open`
         : "the field notes (the twin's choice where the contract says “not shown”)";
-  const drift = rule.knownDrift ? `\n\nKnown defect of the real service: ${rule.knownDrift.text}` : '';
-  return `**${rule.id}**: ${rule.text}\n\nFrom ${from}, section “${rule.section}”.${drift}`;
+  const known = rule.knownDefect ? `\n\nKnown defect of the real service: ${rule.knownDefect.text}` : '';
+  return `**${rule.id}**: ${rule.text}\n\nFrom ${from}, section “${rule.section}”.${known}`;
 }
 
 export function allureMetaFor(test: TestIdentity, target: string, env: NodeJS.ProcessEnv = processEnv()): AllureMeta {

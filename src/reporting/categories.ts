@@ -4,8 +4,9 @@
  * - a broken contract: a rule, a schema or a pact failed against a real (or
  *   recorded) provider: the provider's fault;
  * - a recording out of step: a replay was asked for a request never recorded;
- * - a known defect of the real service and drift: live observations that
- *   passed as findings (src/reporting/findings.ts);
+ * - a known defect of the real service, and an observation: what a real
+ *   provider was seen to do beyond the contract, passed as findings
+ *   (src/reporting/findings.ts);
  * - a broken test: anything else, including any failure on the twins, which
  *   are part of the harness.
  */
@@ -37,7 +38,7 @@ export const CATEGORY_NAMES = {
   brokenContract: "Broken contract (the provider's fault)",
   replayMiss: 'Recording out of step with the suites (record again)',
   knownDefect: 'Known defect of the real service',
-  drift: 'Drift (live observation beyond the contract)',
+  observation: 'Observations (live, beyond the contract)',
   brokenTest: "Broken test (the harness's fault)",
 } as const;
 
@@ -52,7 +53,7 @@ export function reportCategories(): CategoryRule[] {
     },
     { id: 'replay-miss', name: CATEGORY_NAMES.replayMiss, matchers: { statuses: RED, message: REPLAY_MISS } },
     { id: 'known-defect', name: CATEGORY_NAMES.knownDefect, matchers: { labels: { [FINDING_LABEL]: /^known defect$/ } }, groupBy: [{ label: 'epic' }] },
-    { id: 'drift', name: CATEGORY_NAMES.drift, matchers: { labels: { [FINDING_LABEL]: /^drift$/ } }, groupBy: [{ label: 'epic' }] },
+    { id: 'observation', name: CATEGORY_NAMES.observation, matchers: { labels: { [FINDING_LABEL]: /^observation$/ } }, groupBy: [{ label: 'epic' }] },
     { id: 'broken-test', name: CATEGORY_NAMES.brokenTest, matchers: { statuses: RED }, groupByMessage: true },
   ];
 }

@@ -8,7 +8,7 @@
  * left its documented choice, or its seed no longer meets a precondition.
  */
 import type { CoverageFile, Verification } from './ruleCoverage.ts';
-import { NOT_VERIFIED } from '../testing/ruleTest.ts';
+import { NOT_VERIFIED, OBSERVATION } from '../testing/ruleTest.ts';
 
 /** The parts of Playwright's JSON report read here. */
 export interface JsonReport {
@@ -28,7 +28,7 @@ interface Annotation {
 }
 
 /** What a real provider may show and a twin may not: an observation, a known defect, a rule a test could not verify. */
-const LENIENCIES = new Set(['drift', 'known-defect', NOT_VERIFIED]);
+const LENIENCIES = new Set([OBSERVATION, 'known-defect', NOT_VERIFIED]);
 
 const key = (project: string, title: string) => `${project}\u0000${title}`;
 

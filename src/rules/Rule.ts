@@ -17,8 +17,8 @@ export interface Rule {
    *   it fails on every target, and the pacts state it with matchers. `reliedOnBy` says who.
    * - `field-notes`: the contract says "not shown"; the twin does what the real
    *   service is documented or observed to do (see ASSUMPTIONS.md). On live, record and
-   *   replay it is an observation: reported as drift, never a failure. On the twins it
-   *   holds the twin to its documented choice.
+   *   replay a difference is an observation: reported (an `observation` annotation), never a
+   *   failure. On the twins it holds the twin to its documented choice.
    */
   readonly source: 'spec' | 'reliance' | 'field-notes';
   /** For a `reliance` rule: what in the harness depends on it (a client method, a pact interaction). */
@@ -34,15 +34,17 @@ export interface Rule {
   /** Whether checking it on live creates, changes or deletes data. */
   readonly writes?: boolean;
   /**
-   * A contract rule the field notes say the real service does not follow, as an exact
-   * predicate: on live, an answer that differs in just this way is recorded as drift;
-   * any other difference from the rule still fails (see ruleTest.ts `knownDriftSeen`).
+   * The known defect of the real service against this contract rule: how the field notes
+   * say it does not follow the rule, as an exact predicate. On a real provider an answer
+   * that differs in just this way is an observation (annotated, and labelled `known defect`
+   * in the report), not a failure; any other difference from the rule still fails, and on
+   * the twins nothing is tolerated (see ruleTest.ts `knownDefectSeen`).
    */
-  readonly knownDrift?: KnownDrift;
+  readonly knownDefect?: KnownDefect;
 }
 
-/** One documented difference of the real service from a contract rule. */
-export interface KnownDrift {
+/** One documented defect of the real service: how it differs from a contract rule. */
+export interface KnownDefect {
   /** How the real service differs, as the field notes say. */
   readonly text: string;
   /** Whether `value` (what the rule's test looked at) differs in exactly this way. */

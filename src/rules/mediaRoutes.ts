@@ -99,9 +99,10 @@ export const SPECIAL_ROUTES: readonly SpecialRoute[] = [
 
 /**
  * Routes the field notes say the real service no longer serves as the spec
- * lists them: on live their absence is drift, not a contract failure.
+ * lists them: on a real provider their absence is an observation, not a
+ * contract failure.
  */
-export const KNOWN_DRIFT_ROUTES: Readonly<Record<string, string>> = {
+export const ROUTES_NOT_SERVED_ON_LIVE: Readonly<Record<string, string>> = {
   '/search-keys': 'the real server serves /algolia-keys and /typesense-keys instead',
   '/search-keys/{action}': 'the real server serves /algolia-keys and /typesense-keys instead',
   '/recommendations/{namespace}': 'the real server removed recommendations',

@@ -104,7 +104,7 @@ const rules = [
     section: 'Special routes',
     source: 'spec',
     needs: 'any',
-    // Routes the real service is known not to serve are drift per route (KNOWN_DRIFT_ROUTES), not for the rule.
+    // Routes the real service is known not to serve are observations per route (ROUTES_NOT_SERVED_ON_LIVE), not for the rule.
     text: 'Every special route of the spec is served.',
   },
   {
@@ -136,7 +136,7 @@ const rules = [
     source: 'spec',
     needs: 'any',
     text: 'Deprecated relationships are kept only as empty relationships marked deprecated, with their replacement.',
-    knownDrift: {
+    knownDefect: {
       text: 'real responses show deprecated relationships as ordinary {links} relationships with no marker',
       // Kept, with links, and no marker: anything else (dropped, a marker naming the wrong replacement) still fails.
       matches: (value) => {

@@ -28,6 +28,13 @@ export interface RuleContext {
 export const NOT_VERIFIED = 'not-verified';
 
 /**
+ * The annotation (and, with `.txt`, the attachment) of an observation: on a real provider (live,
+ * record, replay) a rule's check found a difference that is reported, never failed: a field-notes
+ * rule that differs from the twin's documented choice, or a contract rule's known defect.
+ */
+export const OBSERVATION = 'observation';
+
+/**
  * Marks one of a passing test's rules as not verified by it, with the reason: the
  * rule coverage counts that rule as skipped for this test, never as passed.
  */
@@ -58,8 +65,8 @@ export function precondition(rule: Rule, target: Target, met: boolean, what: str
 
 /**
  * A rule a check found broken, its message starting with the rule id as `says` writes it.
- * `observation`: on a real provider it is drift (a field-notes rule, or a verdict only the
- * field notes or ASSUMPTIONS.md decide), never a failure.
+ * `observation`: on a real provider it is an observation (a field-notes rule, or a verdict only
+ * the field notes or ASSUMPTIONS.md decide), reported, never a failure.
  */
 export class RuleBroken extends Error {
   readonly ruleId: RuleId;
@@ -159,38 +166,38 @@ export function ruleTestMeta(catalogue: RuleCatalogue, ruleId: string, variant: 
 }
 
 /**
- * Whether a difference from this rule on live is an observation (drift) rather
- * than a failure: field-notes rules only. Contract and reliance rules fail on
- * every target; a contract rule's known drift is matched exactly, inside its
- * test (knownDriftSeen), never by softening the whole rule.
+ * Whether a difference from this rule on live is an observation rather than a
+ * failure: field-notes rules only. Contract and reliance rules fail on every
+ * target; a contract rule's known defect is matched exactly, inside its test
+ * (knownDefectSeen), never by softening the whole rule.
  */
 export function observedOnLive(rule: Rule): boolean {
   return !failsOnEveryTarget(rule);
 }
 
 /**
- * Whether `value` shows the rule's documented drift on a real provider: then the
- * difference is annotated as drift and the test goes on. On the twins it is never
- * tolerated (the twin follows the contract), and an answer that differs in any
- * other way is the test's to fail.
+ * Whether `value` shows the rule's known defect on a real provider: then the
+ * difference is annotated as an observation (labelled a known defect) and the test
+ * goes on. On the twins it is never tolerated (the twin follows the contract), and
+ * an answer that differs in any other way is the test's to fail.
  */
-export function knownDriftSeen(rule: Rule, target: Target, value: unknown, testInfo: TestInfo, what: string): boolean {
-  if (target === 'twin' || !rule.knownDrift?.matches(value)) return false;
-  testInfo.annotations.push(driftAnnotation(rule.id, what, rule.knownDrift.text));
+export function knownDefectSeen(rule: Rule, target: Target, value: unknown, testInfo: TestInfo, what: string): boolean {
+  if (target === 'twin' || !rule.knownDefect?.matches(value)) return false;
+  testInfo.annotations.push(observationAnnotation(rule.id, what, rule.knownDefect.text));
   void markFinding(true);
   return true;
 }
 
-/** The `drift` annotation of a rule that differed on live: its first line, and what was expected when known. */
-export function driftAnnotation(ruleId: string, message: string, knownDrift?: string): { type: string; description: string } {
-  const why = knownDrift ? ` (expected: ${knownDrift})` : '';
-  return { type: 'drift', description: `${ruleId}: ${message.split('\n')[0]}${why}` };
+/** The `observation` annotation of a rule that differed on live: its first line, and what was expected when known. */
+export function observationAnnotation(ruleId: string, message: string, knownDefect?: string): { type: string; description: string } {
+  const why = knownDefect ? ` (expected: ${knownDefect})` : '';
+  return { type: OBSERVATION, description: `${ruleId}: ${message.split('\n')[0]}${why}` };
 }
 
 /**
  * Runs a rule's test body as the target requires: skipped with the reason,
- * asserted, or (a field-notes rule on live) observed: a difference becomes a
- * `drift` annotation and attachment instead of a failure.
+ * asserted, or (a field-notes rule on live) observed: a difference becomes an
+ * `observation` annotation and attachment instead of a failure.
  */
 export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestInfo, skip: (reason: string) => void, body: () => Promise<void>): Promise<void> {
   const reason = skipReason(rule, ctx);
@@ -208,12 +215,12 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
   try {
     await body();
   } catch (caught) {
-    // test.skip() inside the body throws to stop the test: that is a skip, not drift.
+    // test.skip() inside the body throws to stop the test: that is a skip, not an observation.
     if (testInfo.expectedStatus === 'skipped') throw caught;
     const error = redactedError(caught, secrets);
     const message = error instanceof Error ? error.message : String(error);
-    testInfo.annotations.push(driftAnnotation(rule.id, message));
-    await testInfo.attach('drift.txt', { body: message, contentType: 'text/plain' });
+    testInfo.annotations.push(observationAnnotation(rule.id, message));
+    await testInfo.attach(`${OBSERVATION}.txt`, { body: message, contentType: 'text/plain' });
     await markFinding(false);
   }
 }

@@ -7,6 +7,7 @@
 import { failsOnEveryTarget, type Rule } from '../rules/Rule.ts';
 import { reasonClass, tallyRules, type RuleOutcome } from '../reporting/unverifiedRules.ts';
 import { exchangeTitle } from '../reporting/httpAttachments.ts';
+import { OBSERVATION } from '../testing/ruleTest.ts';
 
 type Outcomes = Readonly<Record<string, readonly RuleOutcome[]>>;
 
@@ -21,8 +22,8 @@ export interface RuleCounts {
   readonly verified: number;
   readonly failed: number;
   readonly notVerified: readonly { readonly id: string; readonly why: string }[];
-  /** Rules with a documented difference seen on a real provider (field notes, or a contract rule's known drift). */
-  readonly drift: number;
+  /** Rules with an observation: a difference seen on a real provider and reported, not failed (a field-notes rule, or a contract rule's known defect). */
+  readonly observations: number;
   /** Field-notes rules: held (asserted on the twins, observed alike on live) and failed. */
   readonly fieldNotesHeld: number;
   readonly fieldNotesFailed: number;
@@ -30,12 +31,12 @@ export interface RuleCounts {
 
 const FAILED = new Set(['failed', 'timedOut', 'interrupted']);
 
-/** Counts `rules` from their tests' outcomes; a rule none of whose tests ran is "no test ran", one whose every test drifted is "drift". */
+/** Counts `rules` from their tests' outcomes; a rule none of whose tests ran is "no test ran", one whose every test ended in an observation is "observation". */
 export function countRules(rules: readonly Rule[], outcomes: Outcomes): RuleCounts {
   const tally = tallyRules(rules, outcomes);
   const notVerified = tally.unverified.map(({ rule, reason }) => {
     const tests = outcomes[rule.id] ?? [];
-    const why = tests.length === 0 ? 'no test ran' : tests.every((t) => t.status === 'drift') ? 'drift' : reasonClass(reason);
+    const why = tests.length === 0 ? 'no test ran' : tests.every((t) => t.status === OBSERVATION) ? OBSERVATION : reasonClass(reason);
     return { id: rule.id, why };
   });
   const fieldNotes = rules.filter((rule) => !failsOnEveryTarget(rule));
@@ -44,7 +45,7 @@ export function countRules(rules: readonly Rule[], outcomes: Outcomes): RuleCoun
     verified: tally.verified,
     failed: tally.failed,
     notVerified,
-    drift: rules.filter((rule) => statuses(rule).includes('drift')).length,
+    observations: rules.filter((rule) => statuses(rule).includes(OBSERVATION)).length,
     fieldNotesHeld: fieldNotes.filter((rule) => statuses(rule).length > 0 && statuses(rule).every((s) => s === 'passed')).length,
     fieldNotesFailed: fieldNotes.filter((rule) => statuses(rule).some((s) => FAILED.has(s))).length,
   };
@@ -72,7 +73,7 @@ export function areaLine(area: string, counts: RuleCounts): string {
   const head = `${api} ${rest.join('.')}: ${counts.verified} verified, ${counts.failed} failed, ${counts.notVerified.length} not verified${why}`;
   const notes = [
     counts.fieldNotesHeld > 0 ? `${counts.fieldNotesHeld} held` : '',
-    counts.drift > 0 ? `${counts.drift} drift` : '',
+    counts.observations > 0 ? `${counts.observations} ${counts.observations === 1 ? 'observation' : 'observations'}` : '',
     counts.fieldNotesFailed > 0 ? `${counts.fieldNotesFailed} failed` : '',
   ].filter(Boolean);
   return notes.length > 0 ? `${head}; field notes ${notes.join(', ')}` : head;
@@ -98,18 +99,18 @@ export interface ApiRow {
   readonly pact?: TestCounts;
 }
 
-/** The table, columns aligned: per API, its contract and reliance rules verified, failed, not verified (why), drift, and its pact. */
+/** The table, columns aligned: per API, its contract and reliance rules verified, failed, not verified (why), observations, and its pact. */
 export function summaryTable(rows: readonly ApiRow[]): string[] {
   const pactCell = (pact?: TestCounts) =>
     !pact ? '-' : `${pact.passed} passed${pact.failed > 0 ? `, ${pact.failed} failed` : ''}${pact.skipped > 0 ? `, ${pact.skipped} skipped` : ''}`;
   const cells = [
-    ['API', 'verified', 'failed', 'not verified', 'drift', 'pact'],
+    ['API', 'verified', 'failed', 'not verified', 'observations', 'pact'],
     ...rows.map(({ api, counts, pact }) => [
       api,
       String(counts.verified),
       String(counts.failed),
       notVerifiedCell(counts),
-      String(counts.drift),
+      String(counts.observations),
       pactCell(pact),
     ]),
   ];

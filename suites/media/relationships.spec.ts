@@ -1,6 +1,6 @@
 import { expect, verifies } from '../fixtures/mediaFixtures.ts';
 import { expectStatus, jsonApiOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
-import { knownDriftSeen, precondition, says } from '../../src/testing/ruleTest.ts';
+import { knownDefectSeen, precondition, says } from '../../src/testing/ruleTest.ts';
 import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS } from '../../src/rules/mediaRoutes.ts';
 import { test } from '../fixtures/mediaFixtures.ts';
 import type { MediaUnderTest } from '../fixtures/mediaFixtures.ts';
@@ -55,11 +55,11 @@ test(
     for (const collection of ['anime', 'manga']) {
       const resource = await first(media, collection, rule);
       const present = Object.keys(DEPRECATED_RELATIONSHIPS).filter((name) => resource.relationships?.[name]);
-      // Dropping them is not the known drift: the real service keeps them (without the marker).
+      // Dropping them is not the known defect: the real service keeps them (without the marker).
       expect(present.length, says(rule, `${collection} keeps its deprecated relationships`)).toBeGreaterThan(0);
       for (const name of present) {
         const rel = resource.relationships![name]!;
-        if (knownDriftSeen(rule, media.target, rel, testInfo, `${collection}.${name} is kept with links but no deprecated marker`)) continue;
+        if (knownDefectSeen(rule, media.target, rel, testInfo, `${collection}.${name} is kept with links but no deprecated marker`)) continue;
         expect(rel.meta?.deprecated, says(rule, `${collection}.${name} is marked deprecated`)).toBe(true);
         expect(rel.meta?.replacedBy ?? null, says(rule, `${collection}.${name} names its replacement`)).toBe(DEPRECATED_RELATIONSHIPS[name]);
         const related = await media.anonymous.send({ method: 'GET', path: `/${collection}/${resource.id}`, query: { include: name } });

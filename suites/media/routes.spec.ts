@@ -1,8 +1,8 @@
 import { uniqueUuid } from '../../src/recording/uniqueSource.ts';
 import { expect, test, verifies, type MediaUnderTest } from '../fixtures/mediaFixtures.ts';
 import { jsonApiOf } from '../fixtures/mediaChecks.ts';
-import { says } from '../../src/testing/ruleTest.ts';
-import { KNOWN_DRIFT_ROUTES, mediaRoutes, type MediaRoute } from '../../src/rules/mediaRoutes.ts';
+import { OBSERVATION, says } from '../../src/testing/ruleTest.ts';
+import { ROUTES_NOT_SERVED_ON_LIVE, mediaRoutes, type MediaRoute } from '../../src/rules/mediaRoutes.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 
 // Route coverage, generated from the one route table (src/rules/mediaRoutes.ts):
@@ -54,10 +54,10 @@ for (const route of mediaRoutes()) {
         const client = media.signedIn ?? media.anonymous;
         const { path, query, body } = await probe(media, route);
         const res = await client.send({ method: route.method, path, query, ...(body ? { body } : {}), retry: false });
-        const drift = KNOWN_DRIFT_ROUTES[route.path];
+        const notServed = ROUTES_NOT_SERVED_ON_LIVE[route.path];
         const missing = res.status === 405 || (res.status === 404 && /route not found/i.test(res.text));
-        if (missing && drift && media.target !== 'twin') {
-          testInfo.annotations.push({ type: 'drift', description: `${route.method} ${route.path} is not served: ${drift}` });
+        if (missing && notServed && media.target !== 'twin') {
+          testInfo.annotations.push({ type: OBSERVATION, description: `${route.method} ${route.path} is not served: ${notServed}` });
           return;
         }
         expect(missing, says(rule, `${route.method} ${route.path} is missing: ${path} answered ${res.status} ${res.text.slice(0, 120)}`)).toBe(false);

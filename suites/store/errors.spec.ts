@@ -65,7 +65,7 @@ test(
   }),
 );
 
-// The exact body is what the docs show, not what the contract says: on a real provider a difference is drift.
+// The exact body is what the docs show, not what the contract says: on a real provider a difference is an observation, not a failure.
 test(
   ...verifies('store.errors.field-error-body-exact', 'an image with a blank src answers exactly {"src":["can\'t be blank"]}', async ({ store, rule }) => {
     const [product] = jsonOf(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), rule) as { id: number }[];

@@ -1,7 +1,7 @@
 /**
  * Held-out provider breaks and deviations, written from the specs, the field
  * notes, the fixtures, the rule catalogues and ASSUMPTIONS.md only (no suites,
- * no project break lists). Loaded by `npm run mutants -- --held-out <this file>`.
+ * no project break lists). Loaded by `npm run breaks -- --held-out <this file>`.
  */
 import type { BreakSet } from '../../src/testing/providerBreaks/breakSet.ts';
 import type { ProxiedRequest, ProxiedResponse } from '../../src/testing/providerBreaks/breakingProxy.ts';

@@ -13,7 +13,7 @@ import { STORE_CONTRACT, type LinkRel } from '../../../src/rules/storeContract.t
 import { STORE_RULES } from '../../../src/rules/storeRules.ts';
 import { expectLinkEntriesValid, parseLinkStrict, pathOf, totalCountOf } from '../../../suites/fixtures/storeChecks.ts';
 import type { RequestBudget } from '../../support/liveBudget.ts';
-import { isObservedOnLive, type DriftSink } from '../../support/drift.ts';
+import { isObservedOnLive, type ObservationSink } from '../../support/observation.ts';
 import { type OutOfRangeAsk } from './arbitraries.ts';
 
 const { defaultPerPage, maxPerPage } = STORE_CONTRACT;
@@ -44,11 +44,11 @@ export const PAST_LAST = 'store.pagination.past-last-page-404';
  */
 export type LinkForms = Set<string>;
 
-/** What a walk sends with: a client and, on live, the request budget and the drift sink. */
+/** What a walk sends with: a client and, on live, the request budget and the observation sink. */
 export interface Pager {
   readonly client: StoreClient;
   readonly budget?: RequestBudget | undefined;
-  readonly drift?: DriftSink | undefined;
+  readonly observe?: ObservationSink | undefined;
   /** Link header forms already checked strictly in this property run (see readPage). */
   readonly forms: LinkForms;
   /** Twin: runs before every request (see drainingPager). */
@@ -59,7 +59,7 @@ export interface Pager {
 export class OutOfBudget extends Error {}
 
 function broke(pager: Pager, rule: RuleId, message: string): void {
-  if (pager.drift && isObservedOnLive(rule)) pager.drift(rule, message);
+  if (pager.observe && isObservedOnLive(rule)) pager.observe(rule, message);
   else broken(rule, message);
 }
 

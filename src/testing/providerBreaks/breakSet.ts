@@ -1,7 +1,7 @@
 /**
  * The breaks and deviations of both APIs as one set: the project's own
  * (storeBreaks.ts, mediaBreaks.ts, storeDeviations.ts, mediaDeviations.ts), or
- * a held-out set a reviewer keeps outside the project (`npm run mutants --
+ * a held-out set a reviewer keeps outside the project (`npm run breaks --
  * --held-out <file>`), checked the same way: every rule id a break names must
  * exist in that API's catalogue (src/rules), and names are unique per API.
  */

@@ -5,8 +5,8 @@
  * contract, or something the typed clients and pacts rely on: the suites must
  * go red, and by a test of that rule) or a deviation (the provider does
  * something the contract leaves open: the suites must stay green).
- * scripts/mutants.ts runs the live-target suites and the pact verification
- * through it; tests/self-tests/pacts/brokenProviders.verify.spec.ts runs single
+ * scripts/breaks.ts runs the live-target suites and the pact verification
+ * through it; tests/self-tests/pacts/providerBreaks.verify.spec.ts runs single
  * pact interactions through it.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -54,12 +54,12 @@ export interface ProviderChange {
  */
 export type BreakKind = 'contract' | 'reliance';
 
-/** A rule id of one API's catalogue (src/rules): `store.…` or `media.…`; tests/unit/mutants checks each exists. */
+/** A rule id of one API's catalogue (src/rules): `store.…` or `media.…`; tests/unit/breaks checks each exists. */
 export type RuleIdOf<Api extends string> = `${Api}.${string}`;
 
 /** A provider that breaks the contract (or what the clients rely on) in one observable way. */
 export interface ProviderBreak<Api extends string = string> extends ProviderChange {
-  /** What the broken provider does differently. */
+  /** What the provider with this break does differently. */
   readonly breaks: string;
   readonly kind: BreakKind;
   /**
@@ -69,7 +69,7 @@ export interface ProviderBreak<Api extends string = string> extends ProviderChan
   readonly rules: readonly RuleIdOf<Api>[];
 }
 
-/** A provider that does something the contract leaves open: the live suites and the pacts must stay green (drift notes are fine). */
+/** A provider that does something the contract leaves open: the live suites and the pacts must stay green (observations are fine). */
 export interface ProviderDeviation extends ProviderChange {
   /** What the provider does differently, and where the contract leaves it open. */
   readonly allows: string;

@@ -1,11 +1,11 @@
 /**
  * Single observable breaks of the Media contract (../shared/specs/media-tracking-api.md)
  * and of what the typed clients and the pacts rely on, each naming the rules it
- * breaks. scripts/mutants.ts runs the live-target media suites (and the media
+ * breaks. scripts/breaks.ts runs the live-target media suites (and the media
  * pact verification) against each and expects a test of one of those rules to
  * go red. Not listed: breaks the field notes say the real service already has
  * (deprecated relationships without a marker, the search-keys and
- * recommendations routes): those are drift on live by design. What the
+ * recommendations routes): those are observations on live by design. What the
  * contract leaves open is in mediaDeviations.ts instead.
  */
 import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyContext } from './breakingProxy.ts';

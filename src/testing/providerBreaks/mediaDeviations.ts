@@ -1,8 +1,8 @@
 /**
  * Media provider behaviours the contract (../shared/specs/media-tracking-api.md)
- * leaves open: a real JSON:API service may do any of them. scripts/mutants.ts
+ * leaves open: a real JSON:API service may do any of them. scripts/breaks.ts
  * runs the live-target media suites and the media pact verification through
- * each; every one must stay green (drift notes are fine). A red run here is a
+ * each; every one must stay green (observations are fine). A red run here is a
  * false alarm of the suites or the pacts, not a provider bug.
  */
 import type { ProviderDeviation } from './breakingProxy.ts';

@@ -1,13 +1,13 @@
 /**
  * What one Playwright run against a changed provider showed, read from its JSON
  * report: each test's outcome, the rule ids it names (its `rule` annotations,
- * else the rule id its title starts with), its drift notes and the first line
+ * else the rule id its title starts with), its observations and the first line
  * of its failure. A run whose report is missing or unreadable, or that exited
  * non-zero without a failed test, or that ran no test at all, is an error: it
  * never reads as "nothing failed".
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { ruleIdsOf } from '../ruleTest.ts';
+import { OBSERVATION, ruleIdsOf } from '../ruleTest.ts';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -20,8 +20,8 @@ export interface TestOutcome {
   readonly rules: readonly string[];
   /** The first line of the failure (failed tests only), colour codes removed. */
   readonly message?: string;
-  /** Its `drift` annotations: on live, a field-notes rule that differed is noted, not failed. */
-  readonly drift: readonly string[];
+  /** Its `observation` annotations: on live, a field-notes rule that differed is reported, not failed. */
+  readonly observations: readonly string[];
 }
 
 export interface RunReport {
@@ -125,7 +125,7 @@ export function parseRunReport(text: string): RunReport {
           status,
           rules: rulesOfTest(spec.title, annotations),
           ...(message !== undefined ? { message } : {}),
-          drift: [...new Set(annotations.filter((a) => a.type === 'drift' && a.description).map((a) => a.description!))],
+          observations: [...new Set(annotations.filter((a) => a.type === OBSERVATION && a.description).map((a) => a.description!))],
         });
       }
     }

@@ -1,7 +1,7 @@
 /**
  * Single observable breaks of the Store contract (../shared/specs/store-commerce-api.md)
  * and of what the typed clients and the pacts rely on, each naming the rules it
- * breaks. scripts/mutants.ts runs the live-target store suites (and the store
+ * breaks. scripts/breaks.ts runs the live-target store suites (and the store
  * pact verification) against each and expects a test of one of those rules to
  * go red. What the contract leaves open is in storeDeviations.ts instead.
  */

@@ -1,8 +1,8 @@
 /**
  * Store provider behaviours the contract (../shared/specs/store-commerce-api.md)
- * leaves open: a real store may do any of them. scripts/mutants.ts runs the
+ * leaves open: a real store may do any of them. scripts/breaks.ts runs the
  * live-target store suites and the store pact verification through each; every
- * one must stay green (drift notes are fine). A red run here is a false alarm of
+ * one must stay green (observations are fine). A red run here is a false alarm of
  * the suites or the pacts, not a provider bug.
  */
 import type { ProviderDeviation, ProxiedRequest, ProxiedResponse, ProxyMemory } from './breakingProxy.ts';

@@ -1,5 +1,5 @@
 /**
- * The verdicts of `npm run mutants`, from the runs of each job (the API's live
+ * The verdicts of `npm run breaks`, from the runs of each job (the API's live
  * suites, then its pact verification, against one changed provider):
  * - a break is caught only when a test of one of the rules it names failed;
  *   red tests of other rules alone are "caught by the wrong rule", which counts
@@ -22,7 +22,7 @@ export interface JobRuns {
 export type BreakVerdict =
   | { readonly verdict: 'caught'; readonly by: readonly string[]; readonly tests: readonly TestOutcome[] }
   | { readonly verdict: 'wrong-rule'; readonly tests: readonly TestOutcome[] }
-  | { readonly verdict: 'survived'; readonly drift: readonly string[] }
+  | { readonly verdict: 'survived'; readonly observations: readonly string[] }
   | { readonly verdict: 'error'; readonly error: string };
 
 export type PactVerdict =
@@ -31,7 +31,7 @@ export type PactVerdict =
   | { readonly verdict: 'error'; readonly error: string };
 
 export type DeviationVerdict =
-  | { readonly verdict: 'green'; readonly drift: readonly string[] }
+  | { readonly verdict: 'green'; readonly observations: readonly string[] }
   | { readonly verdict: 'red'; readonly tests: readonly (TestOutcome & { readonly run: 'suites' | 'pact' })[] }
   | { readonly verdict: 'error'; readonly error: string };
 
@@ -52,11 +52,11 @@ export function judgeBreak(rules: readonly string[], runs: JobRuns): BreakVerdic
   const right = failures.filter((t) => t.rules.some((id) => wanted.has(id)));
   if (right.length > 0) return { verdict: 'caught', by: [...new Set(right.flatMap((t) => t.rules.filter((id) => wanted.has(id))))], tests: right };
   if (failures.length > 0) return { verdict: 'wrong-rule', tests: failures };
-  const drift = runs.suites.report.tests.flatMap((t) => t.drift.filter((d) => rules.some((id) => d.startsWith(`${id}:`))));
-  return { verdict: 'survived', drift };
+  const observations = runs.suites.report.tests.flatMap((t) => t.observations.filter((d) => rules.some((id) => d.startsWith(`${id}:`))));
+  return { verdict: 'survived', observations };
 }
 
-/** Green (drift notes are fine), red with the tests that failed in either run, or an error. */
+/** Green (observations are fine), red with the tests that failed in either run, or an error. */
 export function judgeDeviation(runs: JobRuns): DeviationVerdict {
   const broken = [runs.suites.ok ? undefined : `suites: ${runs.suites.error}`, runs.pact.ok ? undefined : `pact verification: ${runs.pact.error}`].filter(
     Boolean,
@@ -64,7 +64,7 @@ export function judgeDeviation(runs: JobRuns): DeviationVerdict {
   if (broken.length > 0) return { verdict: 'error', error: broken.join('; ') };
   const red = [...failedIn(runs.suites).map((t) => ({ ...t, run: 'suites' as const })), ...failedIn(runs.pact).map((t) => ({ ...t, run: 'pact' as const }))];
   if (red.length > 0) return { verdict: 'red', tests: red };
-  return { verdict: 'green', drift: runs.suites.ok ? [...new Set(runs.suites.report.tests.flatMap((t) => t.drift))] : [] };
+  return { verdict: 'green', observations: runs.suites.ok ? [...new Set(runs.suites.report.tests.flatMap((t) => t.observations))] : [] };
 }
 
 export interface BreakOutcome {
@@ -119,14 +119,14 @@ export function outcomeLine(o: Outcome): string {
         : v.verdict === 'wrong-rule'
           ? `CAUGHT BY THE WRONG RULE (${[...new Set(v.tests.flatMap((t) => (t.rules.length ? t.rules : ['(no rule)'])))].join(', ')}; wanted ${o.rules.join(', ')})`
           : v.verdict === 'survived'
-            ? `SURVIVED (wanted ${o.rules.join(', ')}${v.drift.length ? `; seen only as drift` : ''})`
+            ? `SURVIVED (wanted ${o.rules.join(', ')}${v.observations.length ? `; seen only as an observation` : ''})`
             : `ERROR: ${v.error}`;
     return `break ${label(o)}: ${what}; ${pactText(o.pact)}`;
   }
   const v = o.verdict;
   const what =
     v.verdict === 'green'
-      ? `green${v.drift.length ? ` (${v.drift.length} drift note${v.drift.length === 1 ? '' : 's'})` : ''}`
+      ? `green${v.observations.length ? ` (${v.observations.length} observation${v.observations.length === 1 ? '' : 's'})` : ''}`
       : v.verdict === 'red'
         ? `RED by ${v.tests.map((t) => `${t.run === 'pact' ? 'pact ' : ''}${t.title}`).join('; ')}`
         : `ERROR: ${v.error}`;
@@ -151,7 +151,7 @@ export function consoleReport(outcomes: readonly Outcome[], seconds: number): st
       for (const t of o.verdict.tests.slice(0, 3)) lines.push(`      ${testLine(t)}`);
       if (o.verdict.tests.length > 3) lines.push(`      … and ${o.verdict.tests.length - 3} more`);
     }
-    if (o.verdict.verdict === 'survived') for (const d of o.verdict.drift.slice(0, 3)) lines.push(`      drift: ${d}`);
+    if (o.verdict.verdict === 'survived') for (const d of o.verdict.observations.slice(0, 3)) lines.push(`      observation: ${d}`);
   }
   lines.push('', 'DEVIATIONS');
   for (const o of deviations) {
@@ -164,7 +164,7 @@ export function consoleReport(outcomes: readonly Outcome[], seconds: number): st
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** reports/mutants/report.md: the breaks and the deviations side by side, with the tests behind each verdict. */
+/** reports/breaks/report.md: the breaks and the deviations side by side, with the tests behind each verdict. */
 export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: number; command: string }): string {
   const breaks = outcomes.filter((o): o is BreakOutcome => o.type === 'break');
   const deviations = outcomes.filter((o): o is DeviationOutcome => o.type === 'deviation');
@@ -180,10 +180,10 @@ export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: nu
     o.verdict.verdict === 'caught' || o.verdict.verdict === 'wrong-rule'
       ? o.verdict.tests.map((t) => `${t.title} — ${t.message ?? ''}`).join('<br>')
       : o.verdict.verdict === 'survived'
-        ? o.verdict.drift.map((d) => `drift: ${d}`).join('<br>')
+        ? o.verdict.observations.map((d) => `observation: ${d}`).join('<br>')
         : '';
   const lines = [
-    '# Can the suites fail? (`npm run mutants`)',
+    '# Can the suites fail? (`npm run breaks`)',
     '',
     `\`${meta.command}\`: ${outcomes.length} jobs in ${meta.seconds.toFixed(0)} s, exit ${exitCodeOf(outcomes)}.`,
     '',
@@ -191,7 +191,7 @@ export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: nu
     '',
     '## Breaks',
     '',
-    '| API | Break | Kind | Rules it breaks | Verdict | Failed tests (or drift) | Pact |',
+    '| API | Break | Kind | Rules it breaks | Verdict | Failed tests (or observations) | Pact |',
     '|---|---|---|---|---|---|---|',
     ...breaks.map((o) =>
       [
@@ -218,7 +218,7 @@ export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: nu
         o.api,
         `${o.name}${o.heldOut ? ' (held out)' : ''}: ${o.what}`,
         o.verdict.verdict === 'green'
-          ? `green${o.verdict.drift.length ? ` (${o.verdict.drift.length} drift notes)` : ''}`
+          ? `green${o.verdict.observations.length ? ` (${o.verdict.observations.length} observations)` : ''}`
           : o.verdict.verdict === 'red'
             ? '**red**'
             : `**error**: ${o.verdict.error}`,

@@ -3,7 +3,7 @@ import { type MediaRecord, type StoredLink } from './model.ts';
 import { seedMediaData, SEED_CLOCK_START_MS } from './seed.ts';
 import { TokenStore } from './tokens.ts';
 import { RenderCache } from '../http/renderCache.ts';
-import type { MediaDefect } from './defects.ts';
+import type { MediaTwinBreak } from './twinBreaks.ts';
 
 export type ClockMode = 'real' | 'virtual';
 
@@ -26,8 +26,8 @@ export interface FeedMark {
 export class MediaState implements SeedTarget {
   readonly clockMode: ClockMode;
   readonly clock: Clock;
-  /** A deliberate defect (defects.ts): only tests that prove the properties can fail set one. */
-  readonly defect: MediaDefect | undefined;
+  /** A deliberate break (twinBreaks.ts): only tests that prove the properties can fail set one. */
+  readonly twinBreak: MediaTwinBreak | undefined;
   readonly tokens = new TokenStore();
   /** Rendered resource objects until the next write (server.ts empties it around every request that is not a GET). */
   readonly rendered = new RenderCache<MediaRecord>();
@@ -36,9 +36,9 @@ export class MediaState implements SeedTarget {
   readonly #tables = new Map<string, Map<string, MediaRecord>>();
   readonly #nextIds = new Map<string, number>();
 
-  constructor(clockMode: ClockMode, defect?: MediaDefect) {
+  constructor(clockMode: ClockMode, twinBreak?: MediaTwinBreak) {
     this.clockMode = clockMode;
-    this.defect = defect;
+    this.twinBreak = twinBreak;
     this.clock = clockMode === 'virtual' ? new VirtualClock(SEED_CLOCK_START_MS) : systemClock;
     this.reset();
   }

@@ -23,7 +23,7 @@ import type { MediaRecord, Viewer } from './model.ts';
 import { requireDefinition } from './registry.ts';
 import { targetTypes, type RelationshipSpec, type ResourceDefinition, type WriteContext } from './resources/define.ts';
 import { buildDraft, draftRecord, saveDraft, validateDraft } from './writes.ts';
-import { filtersAsRead } from './defects.ts';
+import { filtersAsRead } from './twinBreaks.ts';
 import { visibleIndex } from './visibleIndex.ts';
 
 /** What a handler sees once the pipeline has let a request through. */
@@ -75,17 +75,17 @@ export function indexResponse(context: ApiContext, definition: ResourceDefinitio
   if (definition.requiresFilter && !source?.related && query.filters.length === 0) throw JsonApiError.custom(400, 'No filter provided');
   const render = renderContext(context, query);
   const tree = parseInclude(query.include, definition);
-  const filters = filtersAsRead(context.state.defect, context.query, query.filters);
+  const filters = filtersAsRead(context.state.twinBreak, context.query, query.filters);
   const accept = compileFilters(definition, filters, { state: context.state, viewer: context.viewer });
   const order = compileSort(definition, query.sort, context.state);
   const window = parsePage(query.page, definition.page);
   const matching = source
     ? source.records.filter(accept).sort(order)
     : visibleIndex(context.state, context.viewer, definition.type, { filters, accept, sort: query.sort, order });
-  const defect = context.state.defect;
-  const page = pageOf(matching, window, defect);
+  const twinBreak = context.state.twinBreak;
+  const page = pageOf(matching, window, twinBreak);
   const meta = { ...source?.extraMeta, ...definition.collectionMeta?.(matching), count: matching.length };
-  const links = pageLinks(`${context.baseUrl}${context.path}`, query.echo, window, matching.length, defect);
+  const links = pageLinks(`${context.baseUrl}${context.path}`, query.echo, window, matching.length, twinBreak);
   return jsonResponse(200, collectionBody(render, page, tree, meta, links));
 }
 

@@ -1,6 +1,6 @@
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { handleControlRequest, isControlTarget } from './control.ts';
-import type { MediaDefect } from './defects.ts';
+import type { MediaTwinBreak } from './twinBreaks.ts';
 import { discardBody } from '../http/requestBody.ts';
 import { dropRenderedAroundWrites } from '../http/renderCache.ts';
 import { startHttpServer, type HttpServerOptions } from '../http/startHttpServer.ts';
@@ -19,8 +19,8 @@ export interface MediaTwinOptions {
   readonly clock?: ClockMode;
   /** Called for every unexpected exception (answered 500); default: console.error. */
   readonly onInternalError?: (error: unknown, request: string) => void;
-  /** Tests only: one deliberate defect (defects.ts), to prove the properties go red. */
-  readonly defect?: MediaDefect;
+  /** Tests only: one deliberate break (twinBreaks.ts), to prove the properties go red. */
+  readonly twinBreak?: MediaTwinBreak;
 }
 
 export interface RunningMediaTwin {
@@ -51,7 +51,7 @@ function sameSegments(a: readonly string[], b: readonly string[]): boolean {
 export async function startMediaTwin(options: MediaTwinOptions = {}): Promise<RunningMediaTwin> {
   const host = options.host ?? '127.0.0.1';
   const reportInternalError = options.onInternalError ?? logInternalError;
-  const state = new MediaState(options.clock ?? 'virtual', options.defect);
+  const state = new MediaState(options.clock ?? 'virtual', options.twinBreak);
   const answer: HttpServerOptions['handle'] = async (req, res, target, origin) => {
     const { segments } = target;
     if (isControlTarget(segments)) return handleControlRequest(req, res, segments, state, reportInternalError);

@@ -32,13 +32,13 @@ export interface CollectionOptions<T extends object> {
  */
 export function collectionResponse<T extends object>(context: ApiContext, source: Iterable<T>, options: CollectionOptions<T>): TwinResponse {
   const request = parsePageRequest(context.query);
-  const slice = selectPage(source, options.accept, request, context.store.defect);
+  const slice = selectPage(source, options.accept, request, context.store.twinBreak);
   assertPageExists(slice, request, { emptyIs404: options.emptyIs404 });
   const headers = paginationHeaders(slice, {
     collectionUrl: `${context.storeUrl}/${context.resourcePath}`,
     query: context.query,
     request,
-    defect: context.store.defect,
+    twinBreak: context.store.twinBreak,
   });
   const { fields, render } = options;
   // Whole records come from the render cache (the collection path names the render); a fields= pick is rendered afresh.

@@ -22,7 +22,7 @@ const UNITS_PER_REQUEST = 1000;
 export class LeakyBucket {
   readonly capacity: number;
   readonly leakPerSecond: number;
-  /** Requests admitted from empty: the capacity, unless a deliberate defect says less (defects.ts). */
+  /** Requests admitted from empty: the capacity, unless a deliberate break says less (twinBreaks.ts). */
   readonly #admits: number;
   #units = 0;
   #at: number;

@@ -1,5 +1,5 @@
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { lastLinkPage, pageStart, type StoreDefect } from './defects.ts';
+import { lastLinkPage, pageStart, type StoreTwinBreak } from './twinBreaks.ts';
 import { StoreApiError } from './errors.ts';
 
 /** A client's paging parameters after validation. */
@@ -48,8 +48,8 @@ export interface PageSlice<T> {
  * Filters and pages in one pass without copying the collection: only the
  * page's items are kept, the rest are counted.
  */
-export function selectPage<T>(source: Iterable<T>, accept: (item: T) => boolean, request: PageRequest, defect?: StoreDefect): PageSlice<T> {
-  const start = pageStart(defect, request.page, request.perPage);
+export function selectPage<T>(source: Iterable<T>, accept: (item: T) => boolean, request: PageRequest, twinBreak?: StoreTwinBreak): PageSlice<T> {
+  const start = pageStart(twinBreak, request.page, request.perPage);
   const end = start + request.perPage;
   const items: T[] = [];
   let total = 0;
@@ -79,8 +79,8 @@ export interface LinkInput {
   readonly query: URLSearchParams;
   readonly request: PageRequest;
   readonly lastPage: number;
-  /** A deliberate defect of the twin (defects.ts); undefined on a faithful twin. */
-  readonly defect?: StoreDefect | undefined;
+  /** A deliberate break of the twin (twinBreaks.ts); undefined on a faithful twin. */
+  readonly twinBreak?: StoreTwinBreak | undefined;
 }
 
 /**
@@ -106,7 +106,7 @@ export function buildLinkHeader(input: LinkInput): string | undefined {
     entries.push(`<${urlOf(1)}>; rel="first"`, `<${urlOf(request.page - 1)}>; rel="prev"`);
   }
   if (request.page < lastPage) {
-    entries.push(`<${urlOf(request.page + 1)}>; rel="next"`, `<${urlOf(lastLinkPage(input.defect, lastPage))}>; rel="last"`);
+    entries.push(`<${urlOf(request.page + 1)}>; rel="next"`, `<${urlOf(lastLinkPage(input.twinBreak, lastPage))}>; rel="last"`);
   }
   return entries.length > 0 ? entries.join(', ') : undefined;
 }

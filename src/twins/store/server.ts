@@ -7,7 +7,7 @@ import { writeResponse } from './responses.ts';
 import { apiRoutes } from './routes/apiRoutes.ts';
 import { handleStorefrontRequest, isStorefrontTarget } from './storefront/storefrontRoute.ts';
 import { handleInstallRequest, isInstallTarget } from './install/installRoute.ts';
-import type { StoreDefect } from './defects.ts';
+import type { StoreTwinBreak } from './twinBreaks.ts';
 import type { StorePlan } from '../../rules/storeContract.ts';
 import type { ClockMode } from './storeState.ts';
 import { TwinState } from './twinState.ts';
@@ -21,8 +21,8 @@ export interface StoreTwinOptions {
   readonly clock?: ClockMode;
   /** Called for every unexpected exception (answered 500); default: console.error. */
   readonly onInternalError?: (error: unknown, request: string) => void;
-  /** One deliberate defect (defects.ts), to prove the properties go red; never set outside tests. */
-  readonly defect?: StoreDefect;
+  /** One deliberate break (twinBreaks.ts), to prove the properties go red; never set outside tests. */
+  readonly twinBreak?: StoreTwinBreak;
   /** The seeded stores' plan; default standard (the contract's bucket). */
   readonly plan?: StorePlan;
 }
@@ -45,7 +45,7 @@ export async function startStoreTwin(options: StoreTwinOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const reportInternalError = options.onInternalError ?? logInternalError;
   const closing = new AbortController();
-  const twin = new TwinState({ clockMode: options.clock ?? 'virtual', deliverySignal: closing.signal, defect: options.defect, seededPlan: options.plan });
+  const twin = new TwinState({ clockMode: options.clock ?? 'virtual', deliverySignal: closing.signal, twinBreak: options.twinBreak, seededPlan: options.plan });
   const running = await startHttpServer({
     port: options.port,
     host,

@@ -1,6 +1,6 @@
 import type { StorePlan } from '../../rules/storeContract.ts';
 import type { Clock } from '../../clock/Clock.ts';
-import { bucketShape, type StoreDefect } from './defects.ts';
+import { bucketShape, type StoreTwinBreak } from './twinBreaks.ts';
 import { LeakyBucket } from './leakyBucket.ts';
 import type { LocalizedText } from './localized.ts';
 import type { Category } from './resources/categories.ts';
@@ -42,8 +42,8 @@ export interface StoreProfile {
   readonly metered: boolean;
   /** The bucket's plan (field notes: higher plans multiply the limit by 10). */
   readonly plan: StorePlan;
-  /** A deliberate defect (defects.ts): only tests that prove the properties can fail set one. */
-  readonly defect?: StoreDefect | undefined;
+  /** A deliberate break (twinBreaks.ts): only tests that prove the properties can fail set one. */
+  readonly twinBreak?: StoreTwinBreak | undefined;
 }
 
 /** Resource ids of a store start here, so ids of different stores never meet. */
@@ -68,7 +68,7 @@ export class StoreState {
   readonly createdAt: number;
   readonly metered: boolean;
   readonly plan: StorePlan;
-  readonly defect: StoreDefect | undefined;
+  readonly twinBreak: StoreTwinBreak | undefined;
   /** Insertion order is id order: ids only grow, so lists need no sorting. */
   readonly products = new Map<number, Product>();
   readonly categories = new Map<number, Category>();
@@ -96,7 +96,7 @@ export class StoreState {
     this.createdAt = profile.createdAt;
     this.metered = profile.metered;
     this.plan = profile.plan;
-    this.defect = profile.defect;
+    this.twinBreak = profile.twinBreak;
     this.#tokens = [profile.token];
     this.outbox = outbox;
     this.#lastId = idBaseOf(profile.id);
@@ -151,7 +151,7 @@ export class StoreState {
   bucketFor(token: string): LeakyBucket {
     let bucket = this.#buckets.get(token);
     if (!bucket) {
-      const shape = bucketShape(this.defect, this.plan);
+      const shape = bucketShape(this.twinBreak, this.plan);
       bucket = new LeakyBucket(this.clock.now(), shape.capacity, shape.leakPerSecond, shape.admits);
       this.#buckets.set(token, bucket);
     }

@@ -12,7 +12,7 @@ import {
   type StoreBlueprint,
 } from './seed.ts';
 import { parseNumericId } from '../http/requestTarget.ts';
-import type { StoreDefect } from './defects.ts';
+import type { StoreTwinBreak } from './twinBreaks.ts';
 import { StoreState, type ClockMode } from './storeState.ts';
 import { WebhookOutbox } from './webhookOutbox.ts';
 import { AppRegistry } from './install/apps.ts';
@@ -23,8 +23,8 @@ export interface TwinStateOptions {
   readonly clockMode: ClockMode;
   /** Aborted when the twin closes: stops deliveries in flight. */
   readonly deliverySignal: AbortSignal;
-  /** A deliberate defect every store of this twin has (defects.ts); tests only. */
-  readonly defect?: StoreDefect | undefined;
+  /** A deliberate break every store of this twin has (twinBreaks.ts); tests only. */
+  readonly twinBreak?: StoreTwinBreak | undefined;
   /** The seeded stores' plan: standard unless said (the gate's recording uses plus, so it does not wait on the bucket). */
   readonly seededPlan?: StorePlan | undefined;
 }
@@ -42,7 +42,7 @@ export interface CreatedStoreOptions {
 export class TwinState {
   readonly clockMode: ClockMode;
   readonly #deliverySignal: AbortSignal;
-  readonly #defect: StoreDefect | undefined;
+  readonly #twinBreak: StoreTwinBreak | undefined;
   readonly #seededPlan: StorePlan;
   readonly #stores = new Map<number, StoreState>();
   /** The install flow (install/): registered apps, codes, the token each app holds on each store. */
@@ -54,7 +54,7 @@ export class TwinState {
   constructor(options: TwinStateOptions) {
     this.clockMode = options.clockMode;
     this.#deliverySignal = options.deliverySignal;
-    this.#defect = options.defect;
+    this.#twinBreak = options.twinBreak;
     this.#seededPlan = options.seededPlan ?? 'standard';
     this.reset();
   }
@@ -107,7 +107,7 @@ export class TwinState {
         createdAt: SEED_STORE_CREATED_MS,
         metered,
         plan,
-        defect: this.#defect,
+        twinBreak: this.#twinBreak,
       },
       new WebhookOutbox({ signal: this.#deliverySignal }),
     );

@@ -1,8 +1,8 @@
 /**
- * The fuzzer finds a crash planted in each twin (defects.ts): the same sweep
- * passes on the healthy twin, fails on the defective one, and its shrunk
- * counterexample is the request the defect needs. Each sweep walks the routes
- * the defect lives on, with enough cases that any seed finds it.
+ * The fuzzer finds a crash planted in each twin (twinBreaks.ts): the same sweep
+ * passes on the healthy twin, fails on the one with the break, and its shrunk
+ * counterexample is the request the break needs. Each sweep walks the routes
+ * the break lives on, with enough cases that any seed finds it.
  */
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import type { FuzzRoute } from '../../fuzz/fuzzRoute.ts';
@@ -10,16 +10,16 @@ import type { FuzzCase } from '../../fuzz/malformation.ts';
 import { openMediaFuzzer } from '../../fuzz/media/mediaFuzzer.ts';
 import type { MediaFuzzRoute } from '../../fuzz/media/mediaRouteTable.ts';
 import { openStoreFuzzer } from '../../fuzz/store/storeFuzzer.ts';
-import { STORE_DEFECTS, type StoreDefect } from '../../../src/twins/store/defects.ts';
-import { MEDIA_DEFECTS, type MediaDefect } from '../../../src/twins/media/defects.ts';
+import { STORE_TWIN_BREAKS, type StoreTwinBreak } from '../../../src/twins/store/twinBreaks.ts';
+import { MEDIA_TWIN_BREAKS, type MediaTwinBreak } from '../../../src/twins/media/twinBreaks.ts';
 import { startMediaTwin } from '../../../src/twins/media/server.ts';
 import { startStoreTwin } from '../../../src/twins/store/server.ts';
 import { runFuzzer, type FuzzRun, type FuzzRunOptions } from './fuzzRun.ts';
 import type { TwinFuzzer } from '../../fuzz/twinFuzzer.ts';
 import type { TestInfo } from '@playwright/test';
 
-const STORE_CRASH: StoreDefect = 'crash-on-array-name';
-const MEDIA_CRASH: MediaDefect = 'crash-on-repeated-filter';
+const STORE_CRASH: StoreTwinBreak = 'crash-on-array-name';
+const MEDIA_CRASH: MediaTwinBreak = 'crash-on-repeated-filter';
 
 /** Product creates and updates, 150 cases each. */
 const productWrites = { numRuns: 150, routes: (route: FuzzRoute) => ['POST', 'PUT'].includes(route.method) && /^products(\/:id)?$/.test(route.path) };
@@ -45,11 +45,11 @@ async function sweep<R extends FuzzRoute>(
   }
 }
 
-const fuzzStore = (testInfo: TestInfo, defect?: StoreDefect) =>
-  sweep(testInfo, (onInternalError) => startStoreTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError }), openStoreFuzzer, productWrites);
+const fuzzStore = (testInfo: TestInfo, twinBreak?: StoreTwinBreak) =>
+  sweep(testInfo, (onInternalError) => startStoreTwin({ port: 0, ...(twinBreak ? { twinBreak } : {}), onInternalError }), openStoreFuzzer, productWrites);
 
-const fuzzMedia = (testInfo: TestInfo, defect?: MediaDefect) =>
-  sweep(testInfo, (onInternalError) => startMediaTwin({ port: 0, ...(defect ? { defect } : {}), onInternalError }), openMediaFuzzer, indexes);
+const fuzzMedia = (testInfo: TestInfo, twinBreak?: MediaTwinBreak) =>
+  sweep(testInfo, (onInternalError) => startMediaTwin({ port: 0, ...(twinBreak ? { twinBreak } : {}), onInternalError }), openMediaFuzzer, indexes);
 
 function counterexampleOf(run: FuzzRun<FuzzRoute>): FuzzCase {
   const failure = run.outcome.failure;
@@ -63,7 +63,7 @@ test('the product-write fuzz sweep passes on the healthy store twin', async ({},
   expect(internalErrors).toEqual([]);
 });
 
-test(`the same sweep finds the store's planted crash: ${STORE_DEFECTS[STORE_CRASH]}`, async ({}, testInfo) => {
+test(`the same sweep finds the store's planted crash: ${STORE_TWIN_BREAKS[STORE_CRASH]}`, async ({}, testInfo) => {
   const { run, internalErrors } = await fuzzStore(testInfo, STORE_CRASH);
   const found = counterexampleOf(run);
   expect(run.report, 'the failure names the broken rule').toContain('never 5xx: the twin answered 500');
@@ -83,7 +83,7 @@ test('the index fuzz sweep passes on the healthy media twin', async ({}, testInf
   expect(internalErrors).toEqual([]);
 });
 
-test(`the same sweep finds the media twin's planted crash: ${MEDIA_DEFECTS[MEDIA_CRASH]}`, async ({}, testInfo) => {
+test(`the same sweep finds the media twin's planted crash: ${MEDIA_TWIN_BREAKS[MEDIA_CRASH]}`, async ({}, testInfo) => {
   const { run, internalErrors } = await fuzzMedia(testInfo, MEDIA_CRASH);
   const found = counterexampleOf(run);
   expect(run.report, 'the failure names the broken rule').toContain('never 5xx: the twin answered 500');

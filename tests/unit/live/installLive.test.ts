@@ -66,15 +66,17 @@ async function badCodeOnLive(extra: Record<string, string>): Promise<{ result: R
 test("with the app's credentials, the token endpoint's answer to a code it never issued is verified on live, and the secret is never written", async () => {
   const { result, log } = await badCodeOnLive({ STORE_APP_ID: String(SEEDED_APP.id), STORE_APP_SECRET: SEEDED_APP.secret });
   expect(result.status).toBe('passed');
-  // A field-notes rule: on live a different answer is drift, so "passed" alone would not say it agreed.
-  expect(result.annotations.filter((a) => a.type === 'drift')).toEqual([]);
+  // A field-notes rule: on live a different answer is an observation, so "passed" alone would not say it agreed.
+  expect(result.annotations.filter((a) => a.type === 'observation')).toEqual([]);
   expect(log).not.toContain(SEEDED_APP.secret);
 });
 
-test('a token endpoint that answers otherwise is drift on live, named by the rule (field notes: an observation, not a failure)', async () => {
+test('a token endpoint that answers otherwise is an observation on live, named by the rule (field notes: reported, not a failure)', async () => {
   const { result } = await badCodeOnLive({ STORE_APP_ID: String(SEEDED_APP.id), STORE_APP_SECRET: 'not-the-secret' });
   expect(result.status).toBe('passed');
-  expect(result.annotations.filter((a) => a.type === 'drift').map((a) => a.description)).toEqual([expect.stringMatching(/^store\.oauth\.bad-code-refused: /)]);
+  expect(result.annotations.filter((a) => a.type === 'observation').map((a) => a.description)).toEqual([
+    expect.stringMatching(/^store\.oauth\.bad-code-refused: /),
+  ]);
 });
 
 test("without the app's credentials it is skipped, naming STORE_APP_ID and STORE_APP_SECRET", async () => {

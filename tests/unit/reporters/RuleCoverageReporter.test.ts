@@ -14,7 +14,7 @@ function fakeTest(title: string, rule: string, skip?: string): TestCase {
   } as unknown as TestCase;
 }
 
-function run(tests: TestCase[], statuses: { status: TestResult['status']; drift?: boolean }[], gate: string) {
+function run(tests: TestCase[], statuses: { status: TestResult['status']; observation?: boolean }[], gate: string) {
   const dir = join(mkdtempSync(join(tmpdir(), 'coverage-')), 'rule-coverage');
   process.env.HARNESS_RULE_GATE = gate;
   const reporter = new RuleCoverageReporter({ outputDir: dir, log: () => undefined, allureResultsDir: null });
@@ -22,7 +22,7 @@ function run(tests: TestCase[], statuses: { status: TestResult['status']; drift?
   tests.forEach((t, i) =>
     reporter.onTestEnd(t, {
       status: statuses[i]!.status,
-      annotations: statuses[i]!.drift ? [{ type: 'drift', description: 'x' }] : [],
+      annotations: statuses[i]!.observation ? [{ type: 'observation', description: 'x' }] : [],
     } as unknown as TestResult),
   );
   return { dir, outcome: reporter.onEnd({ status: 'passed' } as FullResult) };
@@ -38,16 +38,16 @@ test('the gate fails the run when a rule of a gated API has no test, and lists i
   expect(readFileSync(join(dir, '..', 'rule-coverage.md'), 'utf8')).toContain('| `store.json.snake-case-keys` | spec | any | **no test** |');
 });
 
-test('with a test for every rule the gate passes, and drift is reported as such', async () => {
+test('with a test for every rule the gate passes, and an observation is reported as such', async () => {
   const ids = Object.keys(STORE_RULES);
   const { outcome, dir } = run(
     ids.map((id) => fakeTest(id, id)),
-    ids.map((_, i) => ({ status: 'passed' as const, drift: i === 0 })),
+    ids.map((_, i) => ({ status: 'passed' as const, observation: i === 0 })),
     'store',
   );
   expect(await outcome).toBeUndefined();
   const file = JSON.parse(readFileSync(join(dir, 'twin.json'), 'utf8')) as { rules: Record<string, { status: string }[]> };
-  expect(file.rules[ids[0]!]![0]!.status).toBe('drift');
+  expect(file.rules[ids[0]!]![0]!.status).toBe('observation');
 });
 
 test('a test naming a rule the catalogue lacks fails the run', async () => {

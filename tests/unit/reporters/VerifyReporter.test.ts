@@ -107,8 +107,8 @@ test('a line as each area and pact finishes, never before; then the table, one l
   expect(lines[0]).toBe('  pacts written and checked against the schemas: 0 passed, 0 failed, 0 skipped (1 test(s) did not finish)');
   expect(lines[2]).toMatch(/^verify on twin: 2 tests passed, 1 failed, 1 skipped in \d+\.\d s; contract and reliance rules:$/);
   expect(lines.slice(3)).toEqual([
-    '  API    verified  failed  not verified     drift  pact',
-    '  store  1         1       1 (1 twin only)  0      1 passed',
+    '  API    verified  failed  not verified     observations  pact',
+    '  store  1         1       1 (1 twin only)  0             1 passed',
     '1 failed test(s):',
     '  ✗ store.pagination.total-count  GET /v1/1/products?page=2 → 200  [store.pagination.total-count] X-Total-Count is the count',
     `each rule with its tests: reports/rule-coverage.md; the tests' and twins' own output: ${outputLog}`,

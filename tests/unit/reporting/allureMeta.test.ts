@@ -89,9 +89,9 @@ test.describe('report categories say whose fault a red test is', () => {
     expect(categorise({ status: 'failed', message: '2 contract breaks, 1 observation: …', labels: drift })).toBe(CATEGORY_NAMES.brokenContract);
   });
 
-  test('a replay miss, drift, a known defect and a plain crash each land in their own category; a plain pass in none', () => {
+  test('a replay miss, an observation, a known defect and a plain crash each land in their own category; a plain pass in none', () => {
     expect(categorise({ status: 'broken', message: 'replay: no recording of GET /x. The closest…', labels: live })).toBe(CATEGORY_NAMES.replayMiss);
-    expect(categorise({ status: 'passed', labels: [...live, { name: 'finding', value: 'drift' }] })).toBe(CATEGORY_NAMES.drift);
+    expect(categorise({ status: 'passed', labels: [...live, { name: 'finding', value: 'observation' }] })).toBe(CATEGORY_NAMES.observation);
     expect(categorise({ status: 'passed', labels: [...live, { name: 'finding', value: 'known defect' }] })).toBe(CATEGORY_NAMES.knownDefect);
     expect(categorise({ status: 'broken', message: "TypeError: cannot read properties of undefined (reading 'id')", labels: live })).toBe(
       CATEGORY_NAMES.brokenTest,

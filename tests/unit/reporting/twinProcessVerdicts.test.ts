@@ -21,7 +21,7 @@ test('a live-capable test that passed outright on the twin processes counts; eve
   const { verified, problems } = twinProcessVerdicts(
     report(
       spec('clean', ['live-capable', 'contract'], { status: 'passed' }),
-      spec('observed', ['live-capable', 'field-notes'], { status: 'passed', annotations: [{ type: 'drift', description: 'x: differs' }] }),
+      spec('observed', ['live-capable', 'field-notes'], { status: 'passed', annotations: [{ type: 'observation', description: 'x: differs' }] }),
       spec('known defect', ['live-capable', 'contract'], { status: 'passed', annotations: [{ type: 'known-defect', description: 'y: 500' }] }),
       spec('unverified', ['live-capable', 'contract'], { status: 'passed', annotations: [{ type: 'not-verified', description: 'z: too few' }] }),
       spec('skipped', ['live-capable', 'contract'], { status: 'skipped' }),
@@ -34,7 +34,7 @@ test('a live-capable test that passed outright on the twin processes counts; eve
   );
   expect([...verified]).toEqual(['store\u0000clean']);
   expect(problems).toEqual([
-    '[store] observed: drift: x: differs',
+    '[store] observed: observation: x: differs',
     '[store] known defect: known-defect: y: 500',
     '[store] unverified: not-verified: z: too few',
     '[store] skipped: skipped',
@@ -50,7 +50,7 @@ test("the joined coverage adds only the verified tests' verdicts, marked as run 
       'store.a': [{ title: 'clean', project: 'store', status: 'passed' }],
       'store.b': [
         { title: 'clean', project: 'store', status: 'passed' },
-        { title: 'observed', project: 'store', status: 'drift' },
+        { title: 'observed', project: 'store', status: 'observation' },
       ],
       'store.c': [{ title: 'twin only', project: 'store', status: 'skipped', reason: 'needs the twin' }],
     },

@@ -1,7 +1,7 @@
 /**
  * What a verdict means on a real provider (issue 18): contract and reliance
  * rules fail on every target; a field-notes rule never fails a live, record or
- * replay test, only notes drift; a contract rule's known drift is tolerated
+ * replay test, only reports an observation; a contract rule's known defect is tolerated
  * only in exactly its documented form; an unmet precondition skips on live and
  * fails on the twin.
  */
@@ -11,7 +11,7 @@ import { CATALOGUES } from '../../../src/rules/catalogues.ts';
 import { MEDIA_RULES } from '../../../src/rules/mediaRules.ts';
 import type { Rule } from '../../../src/rules/Rule.ts';
 import type { Target } from '../../../src/config/harnessConfig.ts';
-import { knownDriftSeen, runUnderRule, type RuleContext } from '../../../src/testing/ruleTest.ts';
+import { knownDefectSeen, runUnderRule, type RuleContext } from '../../../src/testing/ruleTest.ts';
 
 const ALL_RULES: Rule[] = Object.values(CATALOGUES).flatMap((catalogue) => Object.values(catalogue));
 const REAL: Target[] = ['live', 'record', 'replay'];
@@ -27,7 +27,7 @@ const anywhere = (rule: Rule): Rule => ({ ...rule, needs: 'any', writes: false }
 const ctx = (target: Target): RuleContext => ({ target, allowWrites: true, hasToken: true });
 const failing = async () => expect(1, 'a difference from the rule').toBe(2);
 
-test('no field-notes assertion can fail a test on a real provider: every field-notes rule, live, record and replay, only notes drift', async () => {
+test('no field-notes assertion can fail a test on a real provider: every field-notes rule, live, record and replay, only reports an observation', async () => {
   const fieldNotes = ALL_RULES.filter((rule) => rule.source === 'field-notes');
   expect(fieldNotes.length).toBeGreaterThan(30);
   for (const rule of fieldNotes) {
@@ -37,17 +37,17 @@ test('no field-notes assertion can fail a test on a real provider: every field-n
       expect(
         info.annotations.map((a) => a.type),
         `${rule.id} on ${target}`,
-      ).toContain('drift');
+      ).toContain('observation');
     }
     // On the twins the same difference fails: the twin is held to its documented choice.
     await expect(runUnderRule(anywhere(rule), ctx('twin'), fakeInfo(), () => undefined, failing)).rejects.toThrow(/a difference from the rule/);
   }
 });
 
-test('contract and reliance rules fail on every target, known drift or not', async () => {
+test('contract and reliance rules fail on every target, known defect or not', async () => {
   const hard = ALL_RULES.filter((rule) => rule.source !== 'field-notes');
   expect(hard.some((rule) => rule.source === 'reliance')).toBe(true);
-  expect(hard.some((rule) => rule.knownDrift)).toBe(true);
+  expect(hard.some((rule) => rule.knownDefect)).toBe(true);
   for (const rule of hard) {
     for (const target of [...REAL, 'twin' as const]) {
       await expect(
@@ -58,16 +58,16 @@ test('contract and reliance rules fail on every target, known drift or not', asy
   }
 });
 
-test('known drift is matched exactly: a deprecated relationship kept with links and no marker is drift on live; dropped, marked wrongly or on the twin it is not', () => {
+test('a known defect is matched exactly: a deprecated relationship kept with links and no marker is an observation on live; dropped, marked wrongly or on the twin it is not', () => {
   const rule = MEDIA_RULES['media.relationships.deprecated-marked']!;
-  const drifted = { links: { self: 'https://x/api/edge/anime/1/relationships/genres', related: 'https://x/api/edge/anime/1/genres' } };
+  const asTheRealServiceShowsIt = { links: { self: 'https://x/api/edge/anime/1/relationships/genres', related: 'https://x/api/edge/anime/1/genres' } };
   const info = fakeInfo();
-  expect(knownDriftSeen(rule, 'live', drifted, info, 'anime.genres')).toBe(true);
-  expect(info.annotations[0]?.type).toBe('drift');
-  expect(knownDriftSeen(rule, 'twin', drifted, fakeInfo(), 'anime.genres')).toBe(false);
-  expect(knownDriftSeen(rule, 'live', undefined, fakeInfo(), 'dropped')).toBe(false);
-  expect(knownDriftSeen(rule, 'live', { links: {} }, fakeInfo(), 'no links')).toBe(false);
-  expect(knownDriftSeen(rule, 'live', { ...drifted, meta: { deprecated: false } }, fakeInfo(), 'marked wrongly')).toBe(false);
+  expect(knownDefectSeen(rule, 'live', asTheRealServiceShowsIt, info, 'anime.genres')).toBe(true);
+  expect(info.annotations[0]?.type).toBe('observation');
+  expect(knownDefectSeen(rule, 'twin', asTheRealServiceShowsIt, fakeInfo(), 'anime.genres')).toBe(false);
+  expect(knownDefectSeen(rule, 'live', undefined, fakeInfo(), 'dropped')).toBe(false);
+  expect(knownDefectSeen(rule, 'live', { links: {} }, fakeInfo(), 'no links')).toBe(false);
+  expect(knownDefectSeen(rule, 'live', { ...asTheRealServiceShowsIt, meta: { deprecated: false } }, fakeInfo(), 'marked wrongly')).toBe(false);
 });
 
 test('the spec’s visibility rules are contract rules; what the typed clients walk by is reliance', () => {
@@ -77,7 +77,7 @@ test('the spec’s visibility rules are contract rules; what the typed clients w
   for (const rule of ALL_RULES.filter((r) => r.source === 'reliance')) expect(rule.reliedOnBy, `${rule.id} says what relies on it`).toBeTruthy();
 });
 
-test('provider text is redacted before it reaches a failure or a drift note: a token the provider echoed never shows', async () => {
+test('provider text is redacted before it reaches a failure or an observation: a token the provider echoed never shows', async () => {
   const secret = 'tok-live-7f3a9c2e5b';
   const echoing = async () => expect(`{"error":"token ${secret} is not valid"}`, 'the 401 body').toBe('{}');
   const contract = { ...ALL_RULES.find((rule) => rule.source === 'spec')!, needs: 'any' as const, writes: false };

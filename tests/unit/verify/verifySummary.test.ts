@@ -21,7 +21,7 @@ const RULES = [
   rule('store.pagination.d'),
   rule('store.pagination.e'),
   rule('store.pagination.notes', 'field-notes'),
-  rule('store.pagination.drifted', 'field-notes'),
+  rule('store.pagination.observed', 'field-notes'),
 ];
 
 const COUNTS: RuleCounts = {
@@ -32,20 +32,20 @@ const COUNTS: RuleCounts = {
     { id: 'y', why: 'needs the write flag' },
     { id: 'z', why: 'needs the write flag' },
   ],
-  drift: 1,
+  observations: 1,
   fieldNotesHeld: 4,
   fieldNotesFailed: 0,
 };
 
-test('rules are counted as rule-coverage.md counts them: the reason classed, no test and drift told apart, field notes aside', () => {
+test('rules are counted as rule-coverage.md counts them: the reason classed, no test and an observation told apart, field notes aside', () => {
   const counts = countRules(RULES, {
     'store.pagination.a': [{ status: 'passed' }, { status: 'passed' }],
     // One failed test of a rule fails it, whatever its other tests did.
     'store.pagination.b': [{ status: 'passed' }, { status: 'failed' }],
     'store.pagination.c': [{ status: 'skipped', reason: 'store.pagination.c creates data; set STORE_ALLOW_WRITES=1 to check it on live.' }],
-    'store.pagination.e': [{ status: 'drift' }],
+    'store.pagination.e': [{ status: 'observation' }],
     'store.pagination.notes': [{ status: 'passed' }],
-    'store.pagination.drifted': [{ status: 'drift' }],
+    'store.pagination.observed': [{ status: 'observation' }],
   });
   expect(counts).toEqual({
     verified: 1,
@@ -53,9 +53,9 @@ test('rules are counted as rule-coverage.md counts them: the reason classed, no 
     notVerified: [
       { id: 'store.pagination.c', why: 'needs the write flag' },
       { id: 'store.pagination.d', why: 'no test ran' },
-      { id: 'store.pagination.e', why: 'drift' },
+      { id: 'store.pagination.e', why: 'observation' },
     ],
-    drift: 2,
+    observations: 2,
     fieldNotesHeld: 1,
     fieldNotesFailed: 0,
   });
@@ -63,9 +63,9 @@ test('rules are counted as rule-coverage.md counts them: the reason classed, no 
 
 test("an area's line: the brief's counts, the reasons by class, field notes only when there are any", () => {
   expect(areaLine('store.pagination', COUNTS)).toBe(
-    'store pagination: 2 verified, 1 failed, 3 not verified (2 needs the write flag, 1 twin only); field notes 4 held, 1 drift',
+    'store pagination: 2 verified, 1 failed, 3 not verified (2 needs the write flag, 1 twin only); field notes 4 held, 1 observation',
   );
-  expect(areaLine('media.relationships', { ...COUNTS, failed: 0, notVerified: [], drift: 0, fieldNotesHeld: 0 })).toBe(
+  expect(areaLine('media.relationships', { ...COUNTS, failed: 0, notVerified: [], observations: 0, fieldNotesHeld: 0 })).toBe(
     'media relationships: 2 verified, 0 failed, 0 not verified',
   );
   expect(notVerifiedCell({ notVerified: [] })).toBe('0');
@@ -78,9 +78,9 @@ test('the table: a row per API, columns aligned, the pact where it ran', () => {
     { api: 'media', counts: { ...COUNTS, verified: 22, notVerified: [] } },
   ]);
   expect(lines).toEqual([
-    '  API    verified  failed  not verified                             drift  pact',
-    '  store  2         1       3 (2 needs the write flag, 1 twin only)  1      9 passed, 1 failed, 2 skipped',
-    '  media  22        1       0                                        1      -',
+    '  API    verified  failed  not verified                             observations  pact',
+    '  store  2         1       3 (2 needs the write flag, 1 twin only)  1             9 passed, 1 failed, 2 skipped',
+    '  media  22        1       0                                        1             -',
   ]);
 });
 

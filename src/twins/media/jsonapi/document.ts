@@ -63,7 +63,7 @@ function relationshipObject(
   const base = resourceUrl(context.baseUrl, definition, record.id);
   const links = routable ? { links: { self: `${base}/relationships/${dasherize(name)}`, related: `${base}/${dasherize(name)}` } } : {};
   if (spec.kind === 'deprecated') {
-    // Kept as an empty relationship marked deprecated (spec; the real service shows plain links: drift).
+    // Kept as an empty relationship marked deprecated (spec; the real service shows plain links: its known defect).
     return { ...links, data: [], meta: { deprecated: true, replacedBy: spec.replacedBy } };
   }
   // Types with no routes have no links to give, so their linkage is always shown.

@@ -3,7 +3,7 @@
  * page[offset]; links first, prev (offset > 0), next (offset + limit < count)
  * and last (offset max(count − limit, 0), not aligned to pages).
  */
-import { lastLinkOffset, windowStart, type MediaDefect } from '../defects.ts';
+import { lastLinkOffset, windowStart, type MediaTwinBreak } from '../twinBreaks.ts';
 import type { PageLimits } from '../resources/define.ts';
 import { ERROR_CODES, JsonApiError, invalidPageValue } from './errors.ts';
 import { escapeQueryComponent, queryPair, withQuery, withQueryPlus } from './links.ts';
@@ -50,10 +50,10 @@ export function parsePage(page: ReadonlyMap<string, string>, limits: PageLimits,
   return { limit: limit ?? limits.defaultLimit, offset };
 }
 
-/** The records a window selects (all of them without a window). A defective twin (defects.ts) may shift the window. */
-export function pageOf<T>(records: readonly T[], window: PageWindow | undefined, defect?: MediaDefect): readonly T[] {
+/** The records a window selects (all of them without a window). A twin with a break (twinBreaks.ts) may shift the window. */
+export function pageOf<T>(records: readonly T[], window: PageWindow | undefined, twinBreak?: MediaTwinBreak): readonly T[] {
   if (window === undefined) return records;
-  const start = windowStart(defect, window.offset);
+  const start = windowStart(twinBreak, window.offset);
   return records.slice(start, start + window.limit);
 }
 
@@ -63,7 +63,7 @@ export function pageLinks(
   echo: readonly (readonly [string, string])[],
   window: PageWindow | undefined,
   count: number,
-  defect?: MediaDefect,
+  twinBreak?: MediaTwinBreak,
 ): PageLinks {
   if (window === undefined) {
     const all = withQuery(url, echo);
@@ -79,6 +79,6 @@ export function pageLinks(
     first: at(0),
     ...(window.offset > 0 ? { prev: at(Math.max(window.offset - window.limit, 0)) } : {}),
     ...(window.offset + window.limit < count ? { next: at(window.offset + window.limit) } : {}),
-    last: at(lastLinkOffset(defect, Math.max(count - window.limit, 0), window.limit)),
+    last: at(lastLinkOffset(twinBreak, Math.max(count - window.limit, 0), window.limit)),
   };
 }

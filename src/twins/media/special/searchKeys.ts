@@ -1,6 +1,6 @@
 /**
  * Search keys (the contract's `/search-keys`; the real service serves
- * `/algolia-keys` and `/typesense-keys` instead, see KNOWN_DRIFT_ROUTES): a key
+ * `/algolia-keys` and `/typesense-keys` instead, see ROUTES_NOT_SERVED_ON_LIVE): a key
  * and an index name per kind of search, as `searchKeys` resources.
  */
 import { jsonResponse } from '../http/responses.ts';

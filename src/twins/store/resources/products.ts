@@ -4,7 +4,7 @@ import type { StoreState } from '../storeState.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { renderCategory } from './categories.ts';
 import { addImage, readImageDraft, renderImage, type ProductImage } from './images.ts';
-import { prereadProductName, storedLocalizedWrite } from '../defects.ts';
+import { prereadProductName, storedLocalizedWrite } from '../twinBreaks.ts';
 import { describeValue, hasField, readBoolean, readLocalizedField, readLocalizedList, readNullableString, readString } from './inputFields.ts';
 import { storeDomain } from './storeInfo.ts';
 import { buildVariant, readVariantDraft, renderVariant, type Variant, type VariantDraft } from './variants.ts';
@@ -101,11 +101,11 @@ interface ProductChanges {
 
 function readProductChanges(store: StoreState, input: Readonly<Record<string, unknown>>, creating: boolean, errors: FieldErrors): ProductChanges {
   const changes: ProductChanges = {};
-  prereadProductName(store.defect, input['name']);
+  prereadProductName(store.twinBreak, input['name']);
   const name = readLocalizedField(input, 'name', store.languages, errors);
   if (name !== undefined) {
     if (isBlankWrite(name)) errors.add('name', "can't be blank");
-    else changes.name = storedLocalizedWrite(store.defect, input['name'], name, store.mainLanguage);
+    else changes.name = storedLocalizedWrite(store.twinBreak, input['name'], name, store.mainLanguage);
   } else if (creating && !errors.has('name')) {
     errors.add('name', "can't be blank");
   }

@@ -1,4 +1,4 @@
-import type { StoreDefect } from '../defects.ts';
+import type { StoreTwinBreak } from '../twinBreaks.ts';
 
 /**
  * The storefront script object (spec, Storefront script event): defines
@@ -8,8 +8,8 @@ import type { StoreDefect } from '../defects.ts';
  * variant's object from the page's `#ls-variants` JSON.
  * Plain ES5 in a string: it runs in the shopper's browser, not in Node.
  */
-export function lsScript(defect: StoreDefect | undefined): string {
-  const call = defect === 'storefront-callback-without-variant' ? 'callback();' : 'callback(copyOf(variant));';
+export function lsScript(twinBreak: StoreTwinBreak | undefined): string {
+  const call = twinBreak === 'storefront-callback-without-variant' ? 'callback();' : 'callback(copyOf(variant));';
   return `(function () {
   'use strict';
   var variants = JSON.parse(document.getElementById('ls-variants').textContent);

@@ -65,7 +65,7 @@ ${product.variants.map((variant) => variantForm(store, variant, variant === firs
 </main>
 <script type="application/json" id="ls-variants">${jsonForScript(product.variants.map((variant) => storefrontVariant(store, variant)))}</script>
 <script>
-${lsScript(store.defect)}
+${lsScript(store.twinBreak)}
 </script>
 </body>
 </html>

@@ -33,8 +33,8 @@ export function formContainerId(variant: Variant): string {
 const SHARED_WITH_API = ['id', 'product_id', 'image_id', 'position', 'price', 'promotional_price', 'stock', 'sku', 'values'] as const;
 
 export function storefrontVariant(store: StoreState, variant: Variant): StorefrontVariant {
-  // The defect names a container that does not exist (dashes instead of underscores).
-  const element = store.defect === 'storefront-element-matches-nothing' ? `#product-form-${variant.id}` : `#${formContainerId(variant)}`;
+  // The break names a container that does not exist (dashes instead of underscores).
+  const element = store.twinBreak === 'storefront-element-matches-nothing' ? `#product-form-${variant.id}` : `#${formContainerId(variant)}`;
   const api = renderVariant(store, variant);
   return { element, ...Object.fromEntries(SHARED_WITH_API.map((member) => [member, api[member]])) } as StorefrontVariant;
 }

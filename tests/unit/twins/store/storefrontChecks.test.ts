@@ -4,7 +4,7 @@ import { chromiumLaunchOptions } from '../../../../src/browser/chromium.ts';
 import { STORE_RULES } from '../../../../src/rules/storeRules.ts';
 import { findRule } from '../../../../src/rules/catalogues.ts';
 import { schemaRegistry } from '../../../../src/schemas/schemaRegistry.ts';
-import { STORE_DEFECTS, type StoreDefect } from '../../../../src/twins/store/defects.ts';
+import { STORE_TWIN_BREAKS, type StoreTwinBreak } from '../../../../src/twins/store/twinBreaks.ts';
 import { startStoreTwin } from '../../../../src/twins/store/server.ts';
 import {
   STOREFRONT_VARIANT_SCHEMA,
@@ -93,7 +93,7 @@ test.describe('on what a page did', () => {
   });
 });
 
-test.describe('in chromium, on a twin storefront with a defect', () => {
+test.describe('in chromium, on a twin storefront with a break', () => {
   let browser: Browser | undefined;
   test.beforeAll(async () => {
     // Without a chromium these tests fail, saying how to get one (src/browser/chromium.ts).
@@ -103,9 +103,9 @@ test.describe('in chromium, on a twin storefront with a defect', () => {
     await browser?.close();
   });
 
-  /** Opens a product page of a twin (with the defect, if any) and runs the suite's steps and checks on it. */
-  async function checkStorefront(defect: StoreDefect | undefined): Promise<{ calls: string[]; element: string[] }> {
-    const twin = await startStoreTwin({ ...(defect ? { defect } : {}), onInternalError: () => undefined });
+  /** Opens a product page of a twin (with the break, if any) and runs the suite's steps and checks on it. */
+  async function checkStorefront(twinBreak: StoreTwinBreak | undefined): Promise<{ calls: string[]; element: string[] }> {
+    const twin = await startStoreTwin({ ...(twinBreak ? { twinBreak } : {}), onInternalError: () => undefined });
     const page = await browser!.newPage();
     try {
       const store = await createStore(twin.url, { products: 0 });
@@ -140,16 +140,16 @@ test.describe('in chromium, on a twin storefront with a defect', () => {
     }
   });
 
-  test('without a defect the checks find nothing', async () => {
+  test('without a break the checks find nothing', async () => {
     expect(await checkStorefront(undefined)).toEqual({ calls: [], element: [] });
   });
 
-  test(`${STORE_DEFECTS['storefront-callback-without-variant']}: the call check reports it`, async () => {
+  test(`${STORE_TWIN_BREAKS['storefront-callback-without-variant']}: the call check reports it`, async () => {
     const { calls } = await checkStorefront('storefront-callback-without-variant');
     expect(calls).toEqual(['call 1: the callback got 0 argument(s); expected exactly one, the variant object']);
   });
 
-  test(`${STORE_DEFECTS['storefront-element-matches-nothing']}: the element check reports it`, async () => {
+  test(`${STORE_TWIN_BREAKS['storefront-element-matches-nothing']}: the element check reports it`, async () => {
     const { calls, element } = await checkStorefront('storefront-element-matches-nothing');
     expect(calls).toEqual([]);
     expect(element).toEqual([expect.stringMatching(/^document\.querySelector\("#product-form-\d+"\) finds no element on the page$/)]);

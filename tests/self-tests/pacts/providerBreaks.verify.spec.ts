@@ -19,31 +19,31 @@ import type { PactProvider } from '../../../contracts/verification/pactProvider.
 import { PactMismatchError, verifyInteraction } from '../../../contracts/verification/verifyInteraction.ts';
 
 /** Which interaction each break must fail, and what Pact's report must name. */
-const BREAKS: { api: 'store' | 'media'; mutation: string; interaction: string; reportNames: RegExp }[] = [
-  { api: 'store', mutation: 'timestamps-with-colon', interaction: 'a request for the first page of products, 30 per page', reportNames: /created_at/ },
-  { api: 'store', mutation: 'link-relative-urls', interaction: 'a request for the first page of products, 30 per page', reportNames: /Link/ },
-  { api: 'store', mutation: 'total-count-missing', interaction: 'a request for the first page of products, 30 per page', reportNames: /X-Total-Count/ },
-  { api: 'store', mutation: 'localized-name-as-string', interaction: 'a request to create a product with a plain-string name', reportNames: /\$\.name/ },
-  { api: 'store', mutation: 'validation-errors-flat', interaction: 'a request to create a product with a blank name', reportNames: /\$/ },
-  { api: 'store', mutation: 'no-429', interaction: 'a request when the rate-limit bucket is full', reportNames: /status code 429|429/ },
-  { api: 'store', mutation: 'user-agent-optional', interaction: 'a request without a User-Agent header', reportNames: /400/ },
-  { api: 'store', mutation: 'top-level-parent-zero', interaction: 'a request for one category', reportNames: /parent/ },
-  { api: 'media', mutation: 'numeric-ids', interaction: 'a request for one anime', reportNames: /\$\.data\.id/ },
-  { api: 'media', mutation: 'plain-json-media-type', interaction: 'a request for one anime', reportNames: /Content-Type/ },
-  { api: 'media', mutation: 'included-dropped', interaction: 'a request for TV anime with their categories, 2 per page', reportNames: /included/ },
-  { api: 'media', mutation: 'adult-visible-anonymously', interaction: 'an anonymous request for an adult anime', reportNames: /404/ },
-  { api: 'media', mutation: 'errors-not-jsonapi', interaction: 'an anonymous request for an adult anime', reportNames: /errors/ },
-  { api: 'media', mutation: 'adult-include-not-null', interaction: 'an anonymous request for that library entry including its anime', reportNames: /anime/ },
+const BREAKS: { api: 'store' | 'media'; breakName: string; interaction: string; reportNames: RegExp }[] = [
+  { api: 'store', breakName: 'timestamps-with-colon', interaction: 'a request for the first page of products, 30 per page', reportNames: /created_at/ },
+  { api: 'store', breakName: 'link-relative-urls', interaction: 'a request for the first page of products, 30 per page', reportNames: /Link/ },
+  { api: 'store', breakName: 'total-count-missing', interaction: 'a request for the first page of products, 30 per page', reportNames: /X-Total-Count/ },
+  { api: 'store', breakName: 'localized-name-as-string', interaction: 'a request to create a product with a plain-string name', reportNames: /\$\.name/ },
+  { api: 'store', breakName: 'validation-errors-flat', interaction: 'a request to create a product with a blank name', reportNames: /\$/ },
+  { api: 'store', breakName: 'no-429', interaction: 'a request when the rate-limit bucket is full', reportNames: /status code 429|429/ },
+  { api: 'store', breakName: 'user-agent-optional', interaction: 'a request without a User-Agent header', reportNames: /400/ },
+  { api: 'store', breakName: 'top-level-parent-zero', interaction: 'a request for one category', reportNames: /parent/ },
+  { api: 'media', breakName: 'numeric-ids', interaction: 'a request for one anime', reportNames: /\$\.data\.id/ },
+  { api: 'media', breakName: 'plain-json-media-type', interaction: 'a request for one anime', reportNames: /Content-Type/ },
+  { api: 'media', breakName: 'included-dropped', interaction: 'a request for TV anime with their categories, 2 per page', reportNames: /included/ },
+  { api: 'media', breakName: 'adult-visible-anonymously', interaction: 'an anonymous request for an adult anime', reportNames: /404/ },
+  { api: 'media', breakName: 'errors-not-jsonapi', interaction: 'an anonymous request for an adult anime', reportNames: /errors/ },
+  { api: 'media', breakName: 'adult-include-not-null', interaction: 'an anonymous request for that library entry including its anime', reportNames: /anime/ },
 ];
 
-for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
-  test(`the ${api} pact fails when the provider breaks it: ${mutation}`, async ({}, testInfo) => {
+for (const { api, breakName, interaction: description, reportNames } of BREAKS) {
+  test(`the ${api} pact fails when the provider breaks it: ${breakName}`, async ({}, testInfo) => {
     const config = harnessConfig();
     test.skip(config.target !== 'twin', 'breaks are put in front of a twin; the live service is verified as it is');
     if (config.store.mode !== 'twin' || config.media.mode !== 'twin') return;
     const mediaApiUrl = config.media.apiUrl;
-    const broken: ProviderBreak | undefined = (api === 'store' ? STORE_BREAKS : MEDIA_BREAKS)[mutation];
-    expect(broken, `no break ${mutation} in src/testing/providerBreaks`).toBeDefined();
+    const providerBreak: ProviderBreak | undefined = (api === 'store' ? STORE_BREAKS : MEDIA_BREAKS)[breakName];
+    expect(providerBreak, `no break ${breakName} in src/testing/providerBreaks`).toBeDefined();
     const names: PactNames = api === 'store' ? STORE_PACT : MEDIA_PACT;
     const pact = readPact(names);
     const interaction = pact.interactions.find((i) => i.description === description);
@@ -65,7 +65,7 @@ for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
         },
       ]),
     );
-    const proxy = await startBreakingProxy(faithful.baseUrl, broken!, ctx);
+    const proxy = await startBreakingProxy(faithful.baseUrl, providerBreak!, ctx);
     try {
       const error = await verifyInteraction({
         pact,
@@ -76,7 +76,7 @@ for (const { api, mutation, interaction: description, reportNames } of BREAKS) {
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error, `the pact still verified against a provider that breaks ${broken!.breaks}`).toBeInstanceOf(PactMismatchError);
+      expect(error, `the pact still verified against a provider that breaks ${providerBreak!.breaks}`).toBeInstanceOf(PactMismatchError);
       const report = (error as PactMismatchError).report;
       await testInfo.attach('pact mismatch report', { body: report, contentType: 'text/plain' });
       expect(report, "Pact's report names what broke").toMatch(reportNames);

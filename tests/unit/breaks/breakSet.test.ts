@@ -42,10 +42,10 @@ test('a misspelt rule id, a rule of the other API, a break without rules and a n
   ]);
 });
 
-test('the breaks the pact verification of broken providers names are in the set', async () => {
+test('the breaks the pact verification of provider breaks names are in the set', async () => {
   const { readFileSync } = await import('node:fs');
-  const spec = readFileSync('tests/self-tests/pacts/brokenProviders.verify.spec.ts', 'utf8');
-  const named = [...spec.matchAll(/api: '(store|media)', mutation: '([^']+)'/g)].map((m) => [m[1]!, m[2]!] as const);
+  const spec = readFileSync('tests/self-tests/pacts/providerBreaks.verify.spec.ts', 'utf8');
+  const named = [...spec.matchAll(/api: '(store|media)', breakName: '([^']+)'/g)].map((m) => [m[1]!, m[2]!] as const);
   expect(named.length, 'the spec lists its breaks').toBeGreaterThan(0);
   const missing = named.filter(([api, name]) => !(api === 'store' ? STORE_BREAKS : MEDIA_BREAKS)[name]).map(([api, name]) => `${api} ${name}`);
   expect(missing).toEqual([]);

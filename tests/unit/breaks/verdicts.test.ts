@@ -9,7 +9,7 @@ interface FakeTest {
   title: string;
   status: 'expected' | 'unexpected' | 'flaky' | 'skipped';
   rules?: string[];
-  drift?: string[];
+  observations?: string[];
   message?: string;
 }
 
@@ -26,7 +26,7 @@ function report(tests: FakeTest[], errors: string[] = []): string {
           {
             status: t.status === 'unexpected' || t.status === 'flaky' ? 'failed' : t.status === 'skipped' ? 'skipped' : 'passed',
             ...(t.message ? { error: { message: t.message } } : {}),
-            annotations: (t.drift ?? []).map((d) => ({ type: 'drift', description: d })),
+            annotations: (t.observations ?? []).map((d) => ({ type: 'observation', description: d })),
           },
           ...(t.status === 'flaky' ? [{ status: 'passed', annotations: [] }] : []),
         ],
@@ -67,7 +67,12 @@ test('rule ids come from the rule annotations, else from the title; the first li
         rules: ['store.products.list'],
         message: 'Error: [contract schemas] 1 answer(s) break:\nGET /products (200) breaks store/product-list',
       },
-      { title: 'store.products.filters: since_id', status: 'expected', rules: ['store.products.filters'], drift: ['store.products.filters: since_id ignored'] },
+      {
+        title: 'store.products.filters: since_id',
+        status: 'expected',
+        rules: ['store.products.filters'],
+        observations: ['store.products.filters: since_id ignored'],
+      },
       { title: 'store.ratelimit.leak-rate: twin', status: 'skipped', rules: ['store.ratelimit.leak-rate'] },
       { title: 'media.x.y: flaky one', status: 'flaky', rules: ['media.x.y'], message: 'Error: once' },
     ]),
@@ -81,11 +86,11 @@ test('rule ids come from the rule annotations, else from the title; the first li
     ['skipped', ['store.ratelimit.leak-rate'], null],
     ['failed', ['media.x.y'], '(flaky) Error: once'],
   ]);
-  expect(parsed.tests[4]!.drift).toEqual(['store.products.filters: since_id ignored']);
+  expect(parsed.tests[4]!.observations).toEqual(['store.products.filters: since_id ignored']);
 });
 
 test('a missing or unreadable report, an exit code without a failed test, and a run that ran nothing are errors, not "nothing failed"', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mutants-'));
+  const dir = mkdtempSync(join(tmpdir(), 'breaks-'));
   const missing = runResult(1, join(dir, 'none.json'));
   writeFileSync(join(dir, 'bad.json'), '{"suites": [');
   const unreadable = runResult(0, join(dir, 'bad.json'));
@@ -132,9 +137,14 @@ test('a break is caught only by a failed test of a rule it names; other red test
   const wrong = judgeBreak(rules, { suites: ok([passing, schemaRed]), pact: ok([pactRed]) });
   const pactOnly = judgeBreak(rules, { suites: green, pact: ok([pactRed]) });
   const pactWithRule = judgeBreak(rules, { suites: green, pact: ok([{ ...pactRed, rules }]) });
-  const drifted = judgeBreak(['store.products.filters'], {
+  const observed = judgeBreak(['store.products.filters'], {
     suites: ok([
-      { title: 'store.products.filters: since_id', status: 'expected', rules: ['store.products.filters'], drift: ['store.products.filters: since_id ignored'] },
+      {
+        title: 'store.products.filters: since_id',
+        status: 'expected',
+        rules: ['store.products.filters'],
+        observations: ['store.products.filters: since_id ignored'],
+      },
     ]),
     pact: green,
   });
@@ -143,19 +153,19 @@ test('a break is caught only by a failed test of a rule it names; other red test
   expect(caught.verdict === 'caught' && caught.tests.map((t) => t.title)).toEqual(['store.pagination.total-count: every page']);
   expect(wrong).toMatchObject({ verdict: 'wrong-rule' });
   expect(wrong.verdict === 'wrong-rule' && wrong.tests.map((t) => t.title)).toEqual(['store.products.list: array']);
-  expect(pactOnly, 'a pact interaction without rule ids is shown beside the verdict, not counted').toMatchObject({ verdict: 'survived', drift: [] });
+  expect(pactOnly, 'a pact interaction without rule ids is shown beside the verdict, not counted').toMatchObject({ verdict: 'survived', observations: [] });
   expect(pactVerdict(ok([pactRed]))).toMatchObject({ verdict: 'red' });
   expect(pactWithRule, 'an interaction that carries the rule counts').toMatchObject({ verdict: 'caught', by: rules });
-  expect(drifted, 'drift is an observation, not a catch').toEqual({ verdict: 'survived', drift: ['store.products.filters: since_id ignored'] });
+  expect(observed, 'an observation is not a catch').toEqual({ verdict: 'survived', observations: ['store.products.filters: since_id ignored'] });
   expect(broken).toEqual({ verdict: 'error', error: 'suites: the run exited 1 without a failed test' });
 });
 
-test('a deviation is tolerated only when the suites and the pact verification are both green; drift is fine', () => {
-  const drift: FakeTest = {
+test('a deviation is tolerated only when the suites and the pact verification are both green; an observation is fine', () => {
+  const observed: FakeTest = {
     title: 'store.products.create-201: 201',
     status: 'expected',
     rules: ['store.products.create-201'],
-    drift: ['store.products.create-201: answered 200'],
+    observations: ['store.products.create-201: answered 200'],
   };
   const red: FakeTest = {
     title: 'store.http.content-type-required: text/plain',
@@ -164,9 +174,9 @@ test('a deviation is tolerated only when the suites and the pact verification ar
     message: 'Error: [store.http.content-type-required] POST answered 400, expected 415',
   };
   const pactRed: FakeTest = { title: 'a request to create a product with a localized name', status: 'unexpected', message: 'PactMismatchError: status 200' };
-  expect(judgeDeviation({ suites: ok([passing, drift]), pact: ok([passing]) })).toEqual({
+  expect(judgeDeviation({ suites: ok([passing, observed]), pact: ok([passing]) })).toEqual({
     verdict: 'green',
-    drift: ['store.products.create-201: answered 200'],
+    observations: ['store.products.create-201: answered 200'],
   });
   const suitesRed = judgeDeviation({ suites: ok([passing, red]), pact: ok([passing]) });
   const pactIsRed = judgeDeviation({ suites: ok([passing]), pact: ok([passing, pactRed]) });
@@ -189,11 +199,11 @@ test('the run exits non-zero when a break survives or is caught by the wrong rul
   const dev = (verdict: Outcome['verdict']): Outcome =>
     ({ type: 'deviation', api: 'store', name: 'd', heldOut: false, control: false, what: 'w', verdict, seconds: 1 }) as Outcome;
   const caught = brk({ verdict: 'caught', by: ['store.a.b'], tests: [] });
-  const tolerated = dev({ verdict: 'green', drift: [] });
+  const tolerated = dev({ verdict: 'green', observations: [] });
   expect(
     [
       [caught, tolerated],
-      [caught, brk({ verdict: 'survived', drift: [] })],
+      [caught, brk({ verdict: 'survived', observations: [] })],
       [caught, brk({ verdict: 'wrong-rule', tests: [] })],
       [caught, brk({ verdict: 'error', error: 'x' })],
       [brk({ verdict: 'caught', by: ['store.a.b'], tests: [] }, { verdict: 'error', error: 'no report' })],
@@ -201,7 +211,7 @@ test('the run exits non-zero when a break survives or is caught by the wrong rul
       [tolerated, dev({ verdict: 'error', error: 'x' })],
     ].map((outcomes) => exitCodeOf(outcomes)),
   ).toEqual([0, 1, 1, 1, 1, 1, 1]);
-  const md = markdownReport([caught, tolerated], { seconds: 3, command: 'npm run mutants' });
+  const md = markdownReport([caught, tolerated], { seconds: 3, command: 'npm run breaks' });
   expect(md).toContain('| store | b: w | contract | `store.a.b` | caught by `store.a.b` |  | green |');
   expect(md).toContain('| store | d: w | green |  |');
 });

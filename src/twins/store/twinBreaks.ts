@@ -1,14 +1,14 @@
 /**
- * Deliberate defects a store twin can be started with, one at a time, to prove
+ * Deliberate breaks a store twin can be started with, one at a time, to prove
  * that the properties (properties/), the storefront checks and the fuzzer
  * (tests/fuzz/) go red when a provider breaks the rule they check. Only tests
- * start a defective twin (startStoreTwin({ defect })); `npm run twins` and the
+ * start a twin with a break (startStoreTwin({ twinBreak })); `npm run twins` and the
  * suites' twin never have one.
  */
 import { bucketOfPlan, type StorePlan } from '../../rules/storeContract.ts';
 import type { LocalizedWrite } from './localized.ts';
 
-export const STORE_DEFECTS = {
+export const STORE_TWIN_BREAKS = {
   'bucket-leaks-fast': 'store.ratelimit.leak-rate: the bucket leaks 3 requests per second instead of 2',
   'bucket-off-by-one': 'store.ratelimit.bucket-429: the 40th request of a burst from empty is refused (the bucket admits 39)',
   'page-drops-item': 'store.pagination.follow-links: every page after the first misses its first item',
@@ -20,46 +20,46 @@ export const STORE_DEFECTS = {
   'crash-on-array-name': 'store.errors.validation-422: a product write whose name is a JSON array throws a TypeError (answered 500) instead of 422',
 } as const;
 
-export type StoreDefect = keyof typeof STORE_DEFECTS;
+export type StoreTwinBreak = keyof typeof STORE_TWIN_BREAKS;
 
-export function isStoreDefect(name: string): name is StoreDefect {
-  return Object.hasOwn(STORE_DEFECTS, name);
+export function isStoreTwinBreak(name: string): name is StoreTwinBreak {
+  return Object.hasOwn(STORE_TWIN_BREAKS, name);
 }
 
 /** Capacity, leak rate and requests admitted from empty of a new bucket on this plan. */
-export function bucketShape(defect: StoreDefect | undefined, plan: StorePlan = 'standard'): { capacity: number; leakPerSecond: number; admits: number } {
+export function bucketShape(twinBreak: StoreTwinBreak | undefined, plan: StorePlan = 'standard'): { capacity: number; leakPerSecond: number; admits: number } {
   const { bucketSize, leakPerSecond } = bucketOfPlan(plan);
   const shape = { capacity: bucketSize, leakPerSecond, admits: bucketSize };
-  if (defect === 'bucket-leaks-fast') return { ...shape, leakPerSecond: leakPerSecond * 1.5 };
-  if (defect === 'bucket-off-by-one') return { ...shape, admits: bucketSize - 1 };
+  if (twinBreak === 'bucket-leaks-fast') return { ...shape, leakPerSecond: leakPerSecond * 1.5 };
+  if (twinBreak === 'bucket-off-by-one') return { ...shape, admits: bucketSize - 1 };
   return shape;
 }
 
 /** Where a page of `perPage` items starts, 0-based, in the filtered collection. */
-export function pageStart(defect: StoreDefect | undefined, page: number, perPage: number): number {
+export function pageStart(twinBreak: StoreTwinBreak | undefined, page: number, perPage: number): number {
   const start = (page - 1) * perPage;
   if (page === 1) return start;
-  if (defect === 'page-drops-item') return start + 1;
-  if (defect === 'page-repeats-item') return start - 1;
+  if (twinBreak === 'page-drops-item') return start + 1;
+  if (twinBreak === 'page-repeats-item') return start - 1;
   return start;
 }
 
 /** The page rel="last" names. */
-export function lastLinkPage(defect: StoreDefect | undefined, lastPage: number): number {
-  return defect === 'wrong-last-link' && lastPage > 1 ? lastPage - 1 : lastPage;
+export function lastLinkPage(twinBreak: StoreTwinBreak | undefined, lastPage: number): number {
+  return twinBreak === 'wrong-last-link' && lastPage > 1 ? lastPage - 1 : lastPage;
 }
 
 /**
- * How a defective twin reads a product name before validating it:
+ * How a twin with a break reads a product name before validating it:
  * `crash-on-array-name` takes anything that is not an object for a string and
  * trims it, so an array throws a TypeError (the fuzzer's planted crash).
  */
-export function prereadProductName(defect: StoreDefect | undefined, raw: unknown): void {
-  if (defect === 'crash-on-array-name' && Array.isArray(raw)) (raw as unknown as string).trim();
+export function prereadProductName(twinBreak: StoreTwinBreak | undefined, raw: unknown): void {
+  if (twinBreak === 'crash-on-array-name' && Array.isArray(raw)) (raw as unknown as string).trim();
 }
 
-/** A validated localized write as the (possibly defective) twin stores it. */
-export function storedLocalizedWrite(defect: StoreDefect | undefined, raw: unknown, write: LocalizedWrite, mainLanguage: string): LocalizedWrite {
-  if (defect === 'string-main-language-only' && typeof raw === 'string') return { [mainLanguage]: raw };
+/** A validated localized write as the twin stores it (with its break, if it has one). */
+export function storedLocalizedWrite(twinBreak: StoreTwinBreak | undefined, raw: unknown, write: LocalizedWrite, mainLanguage: string): LocalizedWrite {
+  if (twinBreak === 'string-main-language-only' && typeof raw === 'string') return { [mainLanguage]: raw };
   return write;
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run mutants [-- options] [name|api|breaks|deviations|held-out ...]`: proves the
+ * `npm run breaks [-- options] [name|api|breaks|deviations|held-out ...]`: proves the
  * live-target suites fail for the right reason, and only when they should.
  * For each job it starts faithful twins as a separate process, puts a proxy that
  * changes one thing (src/testing/providerBreaks) in front of the API concerned,
@@ -14,12 +14,13 @@
  * - A run whose report is missing or unreadable, that exited non-zero without a
  *   failed test, or that ran nothing, is an error.
  * It exits non-zero when a break survives, a deviation goes red, or anything is
- * an error, and writes reports/mutants/report.md.
- * Options: --held-out <file> (also MUTANTS_HELD_OUT): a reviewer's own set of
+ * an error, and writes reports/breaks/report.md.
+ * Options: --held-out <file> (also BREAKS_HELD_OUT): a reviewer's own set of
  * breaks and deviations, kept out of the project, run as [held out];
  * --no-control: skip the pass-through controls; --list: print the jobs and stop.
- * Environment: MUTANTS_PARALLEL (jobs at once, default 2), MUTANTS_FIRST_PORT
- * (default 4200; each job slot takes two ports from it).
+ * Environment: BREAKS_PARALLEL (jobs at once, default 2), BREAKS_FIRST_PORT
+ * (default 4200; each job slot takes two ports from it); their old MUTANTS_* names are still
+ * read (src/config/env.ts), and package.json keeps this command's old name as an alias.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
@@ -38,14 +39,14 @@ import {
   type Outcome,
 } from '../src/testing/providerBreaks/verdicts.ts';
 import { useCompileCache } from '../src/config/compileCache.ts';
-import { mutantsFirstPort, mutantsHeldOut, mutantsParallel } from '../src/config/env.ts';
+import { breaksFirstPort, breaksHeldOut, breaksParallel } from '../src/config/env.ts';
 
 useCompileCache();
 
-const PARALLEL = mutantsParallel();
-const FIRST_PORT = mutantsFirstPort();
-const OUT = 'reports/mutants';
-const USER_AGENT = 'api-contract-harness mutants (https://example.invalid/api-contract-harness)';
+const PARALLEL = breaksParallel();
+const FIRST_PORT = breaksFirstPort();
+const OUT = 'reports/breaks';
+const USER_AGENT = 'api-contract-harness breaks (https://example.invalid/api-contract-harness)';
 
 type Job =
   | { type: 'break'; api: Api; name: string; heldOut: boolean; change: ProviderChange; what: string; kind: BreakKind; rules: readonly string[] }
@@ -92,7 +93,7 @@ async function playwright(job: Job, slot: number, run: 'suites' | 'pact', env: R
     'playwright',
     args,
     // A run name per slot and run: each Playwright run empties its own output folder, which a parallel job must not share.
-    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, HARNESS_RUN_NAME: `mutants-${slot}-${run}` },
+    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, HARNESS_RUN_NAME: `breaks-${slot}-${run}` },
     { log, echo: false },
   );
   const result = runResult(code, report);
@@ -172,7 +173,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { heldOut: mutantsHeldOut() ? [mutantsHeldOut()!] : [], control: true, list: false, wanted: [] };
+  const options: Options = { heldOut: breaksHeldOut() ? [breaksHeldOut()!] : [], control: true, list: false, wanted: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--held-out') options.heldOut.push(argv[++i] ?? '');
@@ -210,7 +211,7 @@ async function main(): Promise<number> {
   const heldOutSets: BreakSet[] = [];
   for (const file of options.heldOut) {
     if (!file) {
-      console.error('mutants: --held-out needs a file');
+      console.error('breaks: --held-out needs a file');
       return 2;
     }
     heldOutSets.push(await loadHeldOut(file));
@@ -222,14 +223,14 @@ async function main(): Promise<number> {
     ),
   ];
   if (problems.length > 0) {
-    console.error(`mutants: the sets are not consistent:\n  ${problems.join('\n  ')}`);
+    console.error(`breaks: the sets are not consistent:\n  ${problems.join('\n  ')}`);
     return 2;
   }
   const all = [...jobsOf(PROJECT_SET, false), ...heldOutSets.flatMap((set) => jobsOf(set, true))];
   const keywords = ['store', 'media', 'breaks', 'deviations', 'held-out'];
   const unknown = options.wanted.filter((w) => !keywords.includes(w) && !all.some((j) => j.name === w || `${j.api}:${j.name}` === w));
   if (unknown.length > 0) {
-    console.error(`mutants: nothing named ${unknown.join(', ')}. Known: ${keywords.join(', ')}, ${all.map((j) => `${j.api}:${j.name}`).join(', ')}`);
+    console.error(`breaks: nothing named ${unknown.join(', ')}. Known: ${keywords.join(', ')}, ${all.map((j) => `${j.api}:${j.name}`).join(', ')}`);
     return 2;
   }
   const chosen = all.filter((j) => selects(options.wanted, j));
@@ -251,15 +252,15 @@ async function main(): Promise<number> {
     return 0;
   }
   if (jobs.length === 0) {
-    console.error('mutants: no job selected');
+    console.error('breaks: no job selected');
     return 2;
   }
 
   mkdirSync(`${OUT}/logs`, { recursive: true });
   rmSync(`${OUT}/report.md`, { force: true });
-  const command = `npm run mutants${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const command = `npm run breaks${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   console.log(
-    `mutants: ${jobs.length} jobs (${chosen.filter((j) => j.type === 'break').length} breaks, ${chosen.filter((j) => j.type === 'deviation').length} deviations, ${controls.length} controls), ${Math.min(PARALLEL, jobs.length)} at a time; logs in ${OUT}/logs`,
+    `breaks: ${jobs.length} jobs (${chosen.filter((j) => j.type === 'break').length} breaks, ${chosen.filter((j) => j.type === 'deviation').length} deviations, ${controls.length} controls), ${Math.min(PARALLEL, jobs.length)} at a time; logs in ${OUT}/logs`,
   );
   const started = Date.now();
   const outcomes: Outcome[] = [];

@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { declareBrokenStoreTwins } from '../../../properties/support/brokenTwin.ts';
+import { declareStoreTwinBreaks } from '../../../properties/support/twinBreak.ts';
 import type { StoreArena } from '../../../properties/support/storeArena.ts';
 import { openTwinBucketWorld } from '../../../properties/store/bucketWorld.ts';
 import { bucketModelProperty } from '../../../properties/store/rateLimit.property.ts';
@@ -13,7 +13,7 @@ const bucketProperty = (arena: StoreArena) =>
     toleranceMs: 0,
   }) as fc.IAsyncProperty<never>;
 
-declareBrokenStoreTwins([
-  { defect: 'bucket-leaks-fast', rule: 'store.ratelimit.leak-rate', property: bucketProperty, numRuns: 200 },
-  { defect: 'bucket-off-by-one', rule: 'store.ratelimit.bucket-429', property: bucketProperty, numRuns: 200 },
+declareStoreTwinBreaks([
+  { twinBreak: 'bucket-leaks-fast', rule: 'store.ratelimit.leak-rate', property: bucketProperty, numRuns: 200 },
+  { twinBreak: 'bucket-off-by-one', rule: 'store.ratelimit.bucket-429', property: bucketProperty, numRuns: 200 },
 ]);

@@ -34,7 +34,7 @@ function replay(root: string): { code: number | null; output: string } {
     ['node_modules/@playwright/test/cli.js', 'test', '--project=store', '--workers=1', '--reporter=line', '-g', `${escape(LIST)}|${escape(TOTAL)}`],
     {
       encoding: 'utf8',
-      env: { ...process.env, HARNESS_TARGET: 'replay', RECORDINGS_DIR: root, HARNESS_RUN_NAME: `broken-recording-${Date.now()}`, CI: '' },
+      env: { ...process.env, HARNESS_TARGET: 'replay', RECORDINGS_DIR: root, HARNESS_RUN_NAME: `recording-break-${Date.now()}`, CI: '' },
       timeout: 120_000,
     },
   );
@@ -43,7 +43,7 @@ function replay(root: string): { code: number | null; output: string } {
 
 test('a recording edited to break the contract fails the replay run, naming what broke', async () => {
   test.setTimeout(120_000);
-  const root = mkdtempSync(join(tmpdir(), 'broken-recordings-'));
+  const root = mkdtempSync(join(tmpdir(), 'recording-breaks-'));
   cpSync('recordings', root, { recursive: true });
 
   edit(root, 'products', LIST, (c) => {
@@ -54,15 +54,15 @@ test('a recording edited to break the contract fails the replay run, naming what
   edit(root, 'pagination', TOTAL, (c) => {
     for (const i of c.interactions) delete i.rawHeaders['x-total-count'];
   });
-  const broken = replay(root);
-  expect(broken.code, broken.output).toBe(1);
-  expect(broken.output).toMatch(/2 failed/);
+  const replayed = replay(root);
+  expect(replayed.code, replayed.output).toBe(1);
+  expect(replayed.output).toMatch(/2 failed/);
   // The renamed field: the route's schema names the missing member, and says it was recorded from the service.
-  expect(broken.output).toMatch(/\[contract schemas\][^\n]*recorded service broke the contract/);
-  expect(broken.output).toMatch(/\/0\/name: required member is missing/);
+  expect(replayed.output).toMatch(/\[contract schemas\][^\n]*recorded service broke the contract/);
+  expect(replayed.output).toMatch(/\/0\/name: required member is missing/);
   // The dropped header: the pagination rule that needs it.
-  expect(broken.output).toMatch(/store\.pagination\.total-count/);
-  expect(broken.output).toMatch(/X-Total-Count/);
+  expect(replayed.output).toMatch(/store\.pagination\.total-count/);
+  expect(replayed.output).toMatch(/X-Total-Count/);
 
   // The drift report of the shipped recordings against the edited ones names both as contract breaks.
   const drift = compareRecordings('recordings', root, { freshOnly: true });
