@@ -1,31 +1,15 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { MockAgent } from 'undici';
+import type { MockAgent } from 'undici';
 import { VirtualClock } from '../../../src/clock/Clock.ts';
 import type { Exchange } from '../../../src/http/Exchange.ts';
-import { RetryPolicy, type RetryableAnswer } from '../../../src/http/RetryPolicy.ts';
+import type { RetryPolicy } from '../../../src/http/RetryPolicy.ts';
 import { ClientCore, type AttemptGate } from '../../../src/http/ClientCore.ts';
 import type { RawResponse } from '../../../src/http/transport.ts';
+import { mocked, ORIGIN, Retry503 } from './mockedService.ts';
 
 // The core both clients send through: retries by the policy, the gate around each attempt, one report per attempt.
 
-const ORIGIN = 'http://api.example.test';
 const SECRET = 's3cret-token';
-
-/** Retries every 503 after 100 ms; nothing else. */
-class Retry503 extends RetryPolicy {
-  constructor(maxRetries = 3) {
-    super({ maxRetries }, 'TestClient', (message) => new Error(message));
-  }
-  override decide(answer: RetryableAnswer, retriesSoFar: number) {
-    return answer.status === 503 && retriesSoFar < this.maxRetries ? { reason: '503: later', afterMs: 100 } : undefined;
-  }
-}
-
-function mocked(): MockAgent {
-  const agent = new MockAgent();
-  agent.disableNetConnect();
-  return agent;
-}
 
 const REQUEST = { method: 'GET', url: new URL(`${ORIGIN}/things?access_token=${SECRET}`), headers: { Authorization: `Bearer ${SECRET}` }, body: undefined };
 

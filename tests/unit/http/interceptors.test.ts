@@ -8,32 +8,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MockAgent, request } from 'undici';
+import { request } from 'undici';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../../src/clock/Clock.ts';
 import { pacing, type AttemptGate } from '../../../src/http/interceptors/pacing.ts';
 import { retry, type AttemptEnd } from '../../../src/http/interceptors/retry.ts';
 import { requestStack, requestStackOn } from '../../../src/http/requestStack.ts';
-import { RetryPolicy, type RetryableAnswer } from '../../../src/http/RetryPolicy.ts';
+import type { RetryableAnswer } from '../../../src/http/RetryPolicy.ts';
 import { transport } from '../../../src/http/transport.ts';
-
-const ORIGIN = 'http://api.example.test';
-
-/** Retries every 503 after 100 ms, and retryable network failures by the core's back-off. */
-class Retry503 extends RetryPolicy {
-  constructor(maxRetries = 3) {
-    super({ maxRetries }, 'TestClient', (message) => new Error(message));
-  }
-  override decide(answer: RetryableAnswer, retriesSoFar: number) {
-    return answer.status === 503 && retriesSoFar < this.maxRetries ? { reason: '503: later', afterMs: 100 } : undefined;
-  }
-}
-
-function mocked(): MockAgent {
-  const agent = new MockAgent();
-  agent.disableNetConnect();
-  return agent;
-}
+import { mocked, ORIGIN, Retry503 } from './mockedService.ts';
 
 /** A gate that logs, on the clock, each attempt entering it and how it left. */
 function loggingGate(clock: VirtualClock, log: string[]): AttemptGate<number> {
