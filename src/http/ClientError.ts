@@ -161,9 +161,9 @@ export function bodyOf(text: string): unknown {
 }
 
 /**
- * The shared kinds in one client's voice, for the client to name:
- * `export class StoreConfigError extends shared.ConfigError {}`; its `name` is
- * the subclass's. `ClientError` is the class every error of the voice is an
+ * The shared kinds in one client's voice, for the client to name
+ * (src/clients/voices.ts): `export class StoreConfigError extends
+ * store.ConfigError {}`; its `name` is the subclass's. `ClientError` is the class every error of the voice is an
  * instance of, whichever kind (`instanceof` tests `api`, as undici's classes
  * test a brand).
  */

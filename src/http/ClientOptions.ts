@@ -8,7 +8,10 @@ export interface ClientOptions<E extends Exchange = Exchange> {
   /** Default systemClock; every wait (pacing, back-off) goes through clock.sleep. */
   clock?: Clock;
   retry?: RetryOptions;
-  /** The interceptor stack every request is sent through (src/http/interceptors); default undici's global dispatcher. */
+  /**
+   * What the client's retries and pacing are composed on: a request stack with the live guards
+   * (src/http/requestStack.ts), or a dispatcher to make an unguarded one on; default undici's global dispatcher.
+   */
   dispatcher?: Dispatcher;
   /** Called for every attempt, secrets redacted: the raw material of reports. */
   onExchange?: (exchange: E) => void;

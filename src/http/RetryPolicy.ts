@@ -16,7 +16,7 @@ export interface RetryDecision {
   afterMs: number;
 }
 
-/** An answer as a retry policy reads it. */
+/** An answer as a retry policy reads it (and a gate, interceptors/pacing.ts): its status and lower-case headers. */
 export interface RetryableAnswer {
   status: number;
   headers: Readonly<Record<string, string>>;
@@ -28,7 +28,7 @@ export interface RetryableAnswer {
  * maxDelayMs) for retryable network failures. Each client says which answers
  * are worth another attempt, and how long to wait for them (`decide`).
  */
-export abstract class RetryPolicy<Answer extends RetryableAnswer = RetryableAnswer> {
+export abstract class RetryPolicy {
   readonly maxRetries: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
@@ -47,7 +47,7 @@ export abstract class RetryPolicy<Answer extends RetryableAnswer = RetryableAnsw
   }
 
   /** The decision after retry number `retriesSoFar` got `answer`. */
-  abstract decide(answer: Answer, retriesSoFar: number, now: number): RetryDecision | undefined;
+  abstract decide(answer: RetryableAnswer, retriesSoFar: number, now: number): RetryDecision | undefined;
 
   /** The decision after a network failure with the given error code. */
   decideNetwork(code: string, retriesSoFar: number): RetryDecision | undefined {

@@ -1,8 +1,8 @@
 /**
- * Guards composed into a dispatcher as undici interceptors see every request
- * that goes through undici. The one request that cannot (a PUT without
- * Content-Length, sent with node:http by transport.ts) asks them here, so no
- * request skips a guard because of how it is sent.
+ * Guards composed into a request stack as undici interceptors see every request
+ * sent on it, the bodyless PUT sent with node:http included (withoutLength.ts).
+ * What does not pass the stack at all (Pact's Verifier sends from its own core)
+ * asks them here, so no request skips a guard because of who sends it.
  */
 import type { Dispatcher } from 'undici';
 

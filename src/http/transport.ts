@@ -1,7 +1,6 @@
-import * as http from 'node:http';
-import * as https from 'node:https';
 import { request as undiciRequest, type Dispatcher } from 'undici';
-import { admitOutsideDispatcher } from './outsideAdmission.ts';
+import type { LengthOption } from './interceptors/withoutLength.ts';
+import { requestStackOn } from './requestStack.ts';
 
 /** A request made concrete: what goes on the wire. Each client builds its own. */
 export interface WireRequest {
@@ -22,49 +21,27 @@ export interface RawResponse {
 }
 
 /**
- * Sends one request and reads the whole answer. Network failures are thrown
- * as they come; the client decides about retries.
- *
- * undici always writes Content-Length: 0 on a bodyless PUT, so the one request
- * that must go without it (store.http.put-without-length-411) takes node:http,
- * which can drop both Content-Length and Transfer-Encoding. That request does
- * not pass through a configured dispatcher.
+ * Sends one request on `dispatcher` and reads the whole answer; network failures
+ * are thrown as they come. `dispatcher` is a request stack or is composed on one
+ * (requestStack.ts), whose base sends a request marked `omitContentLength` with
+ * node:http; by default, the unguarded stack on undici's global dispatcher.
  */
-export async function transport(request: WireRequest, dispatcher?: Dispatcher): Promise<RawResponse> {
-  if (request.omitContentLength) {
-    // Past undici, so past its interceptors: the dispatcher's guards are asked here instead.
-    admitOutsideDispatcher(dispatcher, request.method, request.url.pathname);
-    return sendWithoutLength(request);
-  }
-  const response = await undiciRequest(request.url, {
+export async function transport(request: WireRequest, dispatcher: Dispatcher = requestStackOn()): Promise<RawResponse> {
+  // Not a literal: undici's RequestOptions do not know the mark, and undici passes it on to the interceptors as it is.
+  const options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & LengthOption & { dispatcher: Dispatcher } = {
     method: request.method as Dispatcher.HttpMethod,
     headers: request.headers,
     body: request.body ?? null,
-    ...(dispatcher ? { dispatcher } : {}),
-  });
+    ...(request.omitContentLength ? { omitContentLength: true } : {}),
+    dispatcher,
+  };
+  const response = await undiciRequest(request.url, options);
   const text = await response.body.text();
-  return { status: response.statusCode, headers: flatten(response.headers), text };
-}
-
-function sendWithoutLength(request: WireRequest): Promise<RawResponse> {
-  const client = request.url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = client.request(request.url, { method: request.method, headers: request.headers });
-    req.removeHeader('content-length');
-    req.removeHeader('transfer-encoding');
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.end();
-  });
+  return { status: response.statusCode, headers: flatHeaders(response.headers), text };
 }
 
 /** Lower-case names, repeated headers joined with ", ". */
-function flatten(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+export function flatHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

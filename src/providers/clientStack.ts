@@ -3,8 +3,9 @@
  * fixtures, the properties' arenas and the pact states (through the providers),
  * the benches. A client that reaches a real service (live, record, and replay,
  * which stands for one) is sent on the worker's guard's interceptor stack
- * (src/http/requestStack.ts: the write guard, then the request budget), which
- * counts each attempt; on replay and the twins, which cost nothing, there is no
+ * (src/http/requestStack.ts: the write guard, then the request budget, under
+ * the client's own retry and pacing, src/http/ClientCore.ts), which counts
+ * each attempt; on replay and the twins, which cost nothing, there is no
  * worker's guard and the stack is undici's global dispatcher. A twin is never
  * guarded, even in a live run (the self-tests' twin breaks), unless a test
  * installed a guard for every client (installLiveRequestGuard). Pact's Verifier

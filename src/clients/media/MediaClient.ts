@@ -5,14 +5,14 @@
  * `send` is the low-level door the suites use to observe the provider: it
  * never throws for an HTTP status. The resource methods on top of it throw
  * typed errors (errors.ts) and follow links.next for whole collections. Every
- * attempt goes through the core's AttemptLoop (src/http/): retried by the
- * RetryPolicy, sent on the client's interceptor stack and reported to
+ * request goes through the core's stack (src/http/ClientCore.ts): retried by
+ * the RetryPolicy, each attempt passed through the live guards, and reported to
  * `onExchange` with its secrets (tokens, passwords, the Authorization header)
  * redacted. This file holds only the media API's vocabulary.
  */
 import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
-import { AttemptLoop, type Sent } from '../../http/AttemptLoop.ts';
+import { ClientCore, type Sent } from '../../http/ClientCore.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { buildRequest } from './buildRequest.ts';
 import {
@@ -57,7 +57,7 @@ export class MediaClient {
   readonly #userAgent: string;
   readonly #clientId: string | undefined;
   readonly #clientSecret: string | undefined;
-  readonly #attempts: AttemptLoop<MediaResponse>;
+  readonly #core: ClientCore<MediaResponse>;
   /** Every credential the client has seen; grows as tokens are issued. */
   readonly #secrets = new Set<string>();
 
@@ -68,7 +68,7 @@ export class MediaClient {
     this.#userAgent = optional('userAgent', options.userAgent, 'leave it out for the default, or name the app and a contact') ?? DEFAULT_USER_AGENT;
     this.#clientId = optional('clientId', options.clientId, 'leave it out, or pass the OAuth client id');
     this.#clientSecret = optional('clientSecret', options.clientSecret, 'leave it out, or pass the OAuth client secret');
-    this.#attempts = new AttemptLoop(options, {
+    this.#core = new ClientCore(options, {
       policy: new RetryPolicy(options.retry),
       read: toMediaResponse,
       noAnswer: (failure) => new MediaTransportError(failure),
@@ -302,7 +302,7 @@ export class MediaClient {
   #send(request: MediaRequest): Promise<Sent<MediaResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     for (const secret of prepared.secrets) this.#remember(secret);
-    return this.#attempts.send(prepared, [...this.#secrets], { retry: request.retry !== false });
+    return this.#core.send(prepared, [...this.#secrets], { retry: request.retry !== false });
   }
 
   #remember(secret: string | undefined): void {

@@ -1,5 +1,5 @@
 import { retryAfterMs } from '../../http/retryAfterMs.ts';
-import { RetryPolicy as CoreRetryPolicy, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
+import { RetryPolicy as CoreRetryPolicy, type RetryableAnswer, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
 import { MediaConfigError } from './errors.ts';
 
 export type { RetryDecision };
@@ -23,7 +23,7 @@ export class RetryPolicy extends CoreRetryPolicy {
   }
 
   /** The decision after retry number `retriesSoFar` answered `status`. */
-  override decide(answer: { status: number; headers: Readonly<Record<string, string>> }, retriesSoFar: number, now: number): RetryDecision | undefined {
+  override decide(answer: RetryableAnswer, retriesSoFar: number, now: number): RetryDecision | undefined {
     if (retriesSoFar >= this.maxRetries || !RETRYABLE_STATUSES.has(answer.status)) return undefined;
     const retryAfter = retryAfterMs(answer.headers['retry-after'], now);
     // Retrying before the time asked would go against it; waiting longer than maxDelayMs is not bounded.

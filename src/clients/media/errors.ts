@@ -5,14 +5,13 @@
  * bodies in them are already redacted.
  */
 import * as core from '../../http/ClientError.ts';
+import { MEDIA } from '../voices.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { isRecord } from './toResource.ts';
 import type { JsonApiError } from './types.ts';
 
-/** The media client's voice: MEDIA_ERR_* codes, "Media API answered …". */
-const MEDIA = { prefix: 'MEDIA', api: 'Media', contract: 'JSON:API resource structures, spec: Endpoints' } as const satisfies core.ClientVoice;
-/** The core's kinds (config, request, transport, invalid response) in the media client's voice. */
-const shared = core.voicedErrors(MEDIA);
+/** The core's kinds in the media client's voice (declared with the store client's, in ../voices.ts). */
+export { MediaClientError, MediaConfigError, MediaInvalidResponseError, MediaRequestError, MediaTransportError } from '../voices.ts';
 
 /** Every code the Media client's errors carry: the core's kinds, then its own. */
 export type MediaErrorCode = `MEDIA_ERR_${core.CoreErrorKind | 'NOT_FOUND' | 'VALIDATION' | 'FORBIDDEN' | 'UNAUTHORIZED' | 'OAUTH'}`;
@@ -24,17 +23,6 @@ export interface ApiErrorDetails extends core.RefusedAnswer {
   /** The Retry-After header of the answer, when it had one. */
   retryAfter?: string;
 }
-
-/** Any error of the Media client, whichever kind: `error instanceof MediaClientError`. */
-export abstract class MediaClientError extends shared.ClientError {}
-/** The client was constructed with options it cannot work with. */
-export class MediaConfigError extends shared.ConfigError {}
-/** A request the client refuses to send (e.g. the token to a foreign origin). */
-export class MediaRequestError extends shared.RequestError {}
-/** No HTTP answer at all, after the retries. */
-export class MediaTransportError extends shared.TransportError {}
-/** An answer the client cannot read as the contract says. */
-export class MediaInvalidResponseError extends shared.InvalidResponseError {}
 
 /** The Media API answered with a status that is not 2xx. */
 export class MediaApiError extends core.ClientApiError {
@@ -139,20 +127,12 @@ export class OAuthError extends MediaApiError {
   }
 }
 
+/** The statuses of an /api/edge route with a class of their own; any other is a MediaApiError. */
+const BY_STATUS: Readonly<Record<number, typeof MediaApiError>> = { 401: UnauthorizedError, 403: ForbiddenError, 404: NotFoundError, 422: ValidationError };
+
 /** The typed error for a non-2xx answer of an /api/edge route. */
 export function apiErrorFor(details: ApiErrorDetails): MediaApiError {
-  switch (details.status) {
-    case 401:
-      return new UnauthorizedError(details);
-    case 403:
-      return new ForbiddenError(details);
-    case 404:
-      return new NotFoundError(details);
-    case 422:
-      return new ValidationError(details);
-    default:
-      return new MediaApiError(details);
-  }
+  return new (BY_STATUS[details.status] ?? MediaApiError)(details);
 }
 
 /** The JSON:API error objects of a body: only well-formed members are kept. */

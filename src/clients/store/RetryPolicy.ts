@@ -1,7 +1,8 @@
 import { retryAfterMs } from '../../http/retryAfterMs.ts';
-import { RetryPolicy as CoreRetryPolicy, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
+import { RetryPolicy as CoreRetryPolicy, type RetryableAnswer, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
 import { msPerLeakOfLimit, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreConfigError } from './errors.ts';
+import { rateHeaders } from './rateHeaders.ts';
 import type { RateHeaders } from './types.ts';
 
 /** Shared with the media client; re-exported where the store's tests and callers find it. */
@@ -17,21 +18,17 @@ export type { RetryDecision };
  * - network failures: the same back-off as 5xx.
  * Retries of all three share one budget, maxRetries (the core's RetryPolicy).
  */
-export class RetryPolicy extends CoreRetryPolicy<{ status: number; headers: Readonly<Record<string, string>>; rate?: RateHeaders }> {
+export class RetryPolicy extends CoreRetryPolicy {
   constructor(options: RetryOptions = {}) {
     super(options, 'StoreClient', (message) => new StoreConfigError(message));
   }
 
-  /** The decision after retry number `retriesSoFar` answered `status`. */
-  override decide(
-    answer: { status: number; headers: Readonly<Record<string, string>>; rate?: RateHeaders },
-    retriesSoFar: number,
-    now: number,
-  ): RetryDecision | undefined {
+  /** The decision after retry number `retriesSoFar` answered `status`; a 429 is read with its rate headers. */
+  override decide(answer: RetryableAnswer, retriesSoFar: number, now: number): RetryDecision | undefined {
     if (retriesSoFar >= this.maxRetries) return undefined;
     const retryAfter = retryAfterMs(answer.headers['retry-after'], now);
     if (answer.status === 429) {
-      const byBucket = rateLimitWaitMs(answer.rate);
+      const byBucket = rateLimitWaitMs(rateHeaders(answer.headers));
       const afterMs = retryAfter === undefined ? byBucket : Math.max(byBucket, Math.min(retryAfter, this.maxDelayMs));
       return { reason: '429 Too Many Requests: waiting until one request fits the bucket', afterMs };
     }

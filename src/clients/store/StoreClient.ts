@@ -4,18 +4,20 @@
  * `send` is the low-level door the suites use to observe the provider: it
  * never throws for an HTTP status. The resource methods on top of it throw
  * typed errors (errors.ts) and follow Link headers for whole collections.
- * Every attempt goes through the core's AttemptLoop (src/http/): paced to the
- * documented bucket (Pacer, the loop's gate), retried by the RetryPolicy, sent
- * on the client's interceptor stack and reported to `onExchange` with its
- * secrets redacted. This file holds only the store's vocabulary.
+ * Every request goes through the core's stack (src/http/ClientCore.ts): retried
+ * by the RetryPolicy, each attempt paced to the documented bucket (Pacer, the
+ * pacing interceptor's gate) and passed through the live guards, and reported
+ * to `onExchange` with its secrets redacted. This file holds only the store's
+ * vocabulary.
  */
 import type { Clock } from '../../clock/Clock.ts';
 import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
-import { AttemptLoop, type AttemptGate, type Sent } from '../../http/AttemptLoop.ts';
+import { ClientCore, type AttemptGate, type Sent } from '../../http/ClientCore.ts';
 import { buildRequest } from './buildRequest.ts';
 import { apiErrorFor, StoreConfigError, StoreInvalidResponseError, StoreTransportError, type StoreApiError } from './errors.ts';
 import { Pacer, type PacerTicket } from './Pacer.ts';
+import { rateHeaders } from './rateHeaders.ts';
 import { RetryPolicy } from './RetryPolicy.ts';
 import { toStoreInfo } from './toStoreInfo.ts';
 import { toStoreResponse } from './toStoreResponse.ts';
@@ -52,7 +54,7 @@ export class StoreClient {
   readonly #userAgent: string;
   readonly #clock: Clock;
   readonly #pace: boolean;
-  readonly #attempts: AttemptLoop<StoreResponse, Exchange, Paced>;
+  readonly #core: ClientCore<StoreResponse, Exchange, Paced>;
   readonly #secrets: string[];
   readonly #pacer: Pacer;
 
@@ -62,13 +64,13 @@ export class StoreClient {
     this.#token = required('token', options.token, 'pass the access token the store owner granted the app');
     this.#userAgent = required('userAgent', options.userAgent, 'pass the app name and a contact, e.g. "My app (https://example.com/contact)"');
     this.#pace = options.pace ?? true;
-    this.#attempts = new AttemptLoop(options, {
+    this.#core = new ClientCore(options, {
       policy: new RetryPolicy(options.retry),
       read: toStoreResponse,
       noAnswer: (failure) => new StoreTransportError(failure),
       exchange: (exchange, { pacedMs }) => ({ ...exchange, pacedMs }),
     });
-    this.#clock = this.#attempts.clock;
+    this.#clock = this.#core.clock;
     this.#secrets = [this.#token, ...(options.secrets ?? [])].filter((s) => s.length > 0);
     this.#pacer = new Pacer(this.#clock);
   }
@@ -283,15 +285,15 @@ export class StoreClient {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     const pace = this.#pace && request.pace !== false;
     // Paced: waits for room in the modelled bucket; unpaced, the request still fills it. Without an answer it is counted too.
-    const gate: AttemptGate<Paced, StoreResponse> = {
+    const gate: AttemptGate<Paced> = {
       enter: async () => {
         const queuedAt = this.#clock.now();
         const ticket = pace ? await this.#pacer.acquire() : this.#pacer.track();
         return { ticket, pacedMs: this.#clock.now() - queuedAt };
       },
-      leave: ({ ticket }, response) => this.#pacer.release(ticket, response?.rate),
+      leave: ({ ticket }, answer) => this.#pacer.release(ticket, answer && rateHeaders(answer.headers)),
     };
-    return this.#attempts.send(prepared, [...this.#secrets, ...prepared.secrets], { retry: request.retry !== false, gate });
+    return this.#core.send(prepared, [...this.#secrets, ...prepared.secrets], { retry: request.retry !== false, gate });
   }
 }
 

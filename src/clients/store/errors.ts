@@ -4,13 +4,12 @@
  * happened, and the fix. URLs and bodies in them are already redacted.
  */
 import * as core from '../../http/ClientError.ts';
+import { STORE } from '../voices.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { RateHeaders } from './types.ts';
 
-/** The store client's voice: STORE_ERR_* codes, "Store API answered …". */
-const STORE = { prefix: 'STORE', api: 'Store', contract: 'no root element, collections are JSON arrays' } as const satisfies core.ClientVoice;
-/** The core's kinds (config, request, transport, invalid response) in the store client's voice. */
-const shared = core.voicedErrors(STORE);
+/** The core's kinds in the store client's voice (declared with the media client's, in ../voices.ts). */
+export { StoreClientError, StoreConfigError, StoreInvalidResponseError, StoreRequestError, StoreTransportError } from '../voices.ts';
 
 /** Every code the Store client's errors carry: the core's kinds, then its own. */
 export type StoreErrorCode = `STORE_ERR_${core.CoreErrorKind | 'PAYMENT_REQUIRED' | 'VALIDATION' | 'RATE_LIMITED' | 'NOT_FOUND'}`;
@@ -21,17 +20,6 @@ export interface ApiErrorDetails extends core.RefusedAnswer {
   body: unknown;
   rate?: RateHeaders;
 }
-
-/** Any error of the Store client, whichever kind: `error instanceof StoreClientError`. */
-export abstract class StoreClientError extends shared.ClientError {}
-/** The client was constructed with options it cannot work with. */
-export class StoreConfigError extends shared.ConfigError {}
-/** A request the client refuses to send (e.g. the token to a foreign origin). */
-export class StoreRequestError extends shared.RequestError {}
-/** No HTTP answer at all, after the retries. */
-export class StoreTransportError extends shared.TransportError {}
-/** An answer the client cannot read as the contract says. */
-export class StoreInvalidResponseError extends shared.InvalidResponseError {}
 
 /** The Store API answered with a status that is not 2xx. */
 export class StoreApiError extends core.ClientApiError {
@@ -108,20 +96,12 @@ export class NotFoundError extends StoreApiError {
   }
 }
 
+/** The statuses with a class of their own; any other is a StoreApiError. */
+const BY_STATUS: Readonly<Record<number, typeof StoreApiError>> = { 402: PaymentRequiredError, 404: NotFoundError, 422: ValidationError, 429: RateLimitError };
+
 /** The typed error for a non-2xx answer. */
 export function apiErrorFor(details: ApiErrorDetails): StoreApiError {
-  switch (details.status) {
-    case 402:
-      return new PaymentRequiredError(details);
-    case 404:
-      return new NotFoundError(details);
-    case 422:
-      return new ValidationError(details);
-    case 429:
-      return new RateLimitError(details);
-    default:
-      return new StoreApiError(details);
-  }
+  return new (BY_STATUS[details.status] ?? StoreApiError)(details);
 }
 
 /**

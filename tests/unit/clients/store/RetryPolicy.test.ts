@@ -106,6 +106,21 @@ test('retry: false answers the first status as it came', async () => {
   expect(clock.now()).toBe(0);
 });
 
+test('every attempt, retries included, waits for the pacer; each exchange says how long it was held', async () => {
+  const full = { 'x-rate-limit-limit': '40', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': '20000' };
+  script = [{ status: 200, headers: full, json: [] }, fault(503, full), { status: 200, json: [] }];
+  const { client, exchanges } = setup();
+  await client.send({ method: 'GET', path: '/products' });
+  await client.send({ method: 'GET', path: '/products' });
+  expect(exchanges.map((e) => [e.attempt, e.startedAt, e.pacedMs, e.response?.status, e.retry?.afterMs])).toEqual([
+    [0, 0, 0, 200, undefined],
+    // A full bucket: room for one after a leak.
+    [0, MS_PER_LEAK, MS_PER_LEAK, 503, 250],
+    // The retry waits out its back-off, then what is left of the leak.
+    [1, MS_PER_LEAK + 250 + (MS_PER_LEAK - 250), MS_PER_LEAK - 250, 200, undefined],
+  ]);
+});
+
 test('no answer at all: retried, then a StoreTransportError that names the fix and no secret', async () => {
   const origin = await refusedOrigin();
   const clock = new VirtualClock(0);

@@ -1,41 +1,25 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { MockAgent } from 'undici';
+import type { MockAgent } from 'undici';
 import { VirtualClock } from '../../../src/clock/Clock.ts';
 import type { Exchange } from '../../../src/http/Exchange.ts';
-import { RetryPolicy, type RetryableAnswer } from '../../../src/http/RetryPolicy.ts';
-import { AttemptLoop, type AttemptGate } from '../../../src/http/AttemptLoop.ts';
+import type { RetryPolicy } from '../../../src/http/RetryPolicy.ts';
+import { ClientCore, type AttemptGate } from '../../../src/http/ClientCore.ts';
 import type { RawResponse } from '../../../src/http/transport.ts';
+import { mocked, ORIGIN, Retry503 } from './mockedService.ts';
 
-// The attempt loop both clients send through: retries by the policy, the gate around each attempt, one report per attempt.
+// The core both clients send through: retries by the policy, the gate around each attempt, one report per attempt.
 
-const ORIGIN = 'http://api.example.test';
 const SECRET = 's3cret-token';
-
-/** Retries every 503 after 100 ms; nothing else. */
-class Retry503 extends RetryPolicy {
-  constructor(maxRetries = 3) {
-    super({ maxRetries }, 'TestClient', (message) => new Error(message));
-  }
-  override decide(answer: RetryableAnswer, retriesSoFar: number) {
-    return answer.status === 503 && retriesSoFar < this.maxRetries ? { reason: '503: later', afterMs: 100 } : undefined;
-  }
-}
-
-function mocked(): MockAgent {
-  const agent = new MockAgent();
-  agent.disableNetConnect();
-  return agent;
-}
 
 const REQUEST = { method: 'GET', url: new URL(`${ORIGIN}/things?access_token=${SECRET}`), headers: { Authorization: `Bearer ${SECRET}` }, body: undefined };
 
-/** Sends REQUEST through a loop on `agent` that reads answers raw and fails with the attempts it made. */
+/** Sends REQUEST through a core on `agent` that reads answers raw and fails with the attempts it made. */
 function send<Pass = undefined>(
   agent: MockAgent,
   clock: VirtualClock,
-  how: { retry?: boolean; policy?: RetryPolicy; gate?: AttemptGate<Pass, RawResponse>; report?: (exchange: Exchange, pass: Pass) => void } = {},
+  how: { retry?: boolean; policy?: RetryPolicy; gate?: AttemptGate<Pass>; report?: (exchange: Exchange, pass: Pass) => void } = {},
 ) {
-  const loop = new AttemptLoop<RawResponse, Exchange, Pass>(
+  const core = new ClientCore<RawResponse, Exchange, Pass>(
     { clock, dispatcher: agent, onExchange: (exchange) => how.report?.(exchange, (exchange as { pass?: Pass }).pass as Pass) },
     {
       policy: how.policy ?? new Retry503(),
@@ -44,7 +28,7 @@ function send<Pass = undefined>(
       exchange: (exchange, pass) => ({ ...exchange, pass }) as Exchange,
     },
   );
-  return loop.send(REQUEST, [SECRET], { retry: how.retry ?? true, ...(how.gate ? { gate: how.gate } : {}) });
+  return core.send(REQUEST, [SECRET], { retry: how.retry ?? true, ...(how.gate ? { gate: how.gate } : {}) });
 }
 
 test('retries what the policy retries, waits on the clock between attempts, and answers the last answer with the retries spent', async () => {
