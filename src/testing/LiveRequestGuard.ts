@@ -105,8 +105,8 @@ export class LiveRequestGuard {
   /**
    * The interceptor stack of `api` (src/http/requestStack.ts) on `base`: the write guard, then the
    * request budget, each an undici interceptor, so every request a client sends on it asks both before
-   * it leaves. What cannot go through undici (a PUT without Content-Length, Pact's Verifier's requests)
-   * asks the same stack through `admitOutsideDispatcher`. One stack per API and base.
+   * it leaves, the PUT without Content-Length included (the stack's base sends it). Pact's Verifier, which
+   * sends from its own core, asks the same stack through `admitOutsideDispatcher`. One stack per API and base.
    */
   dispatcher(api: LiveApi, base: Dispatcher = getGlobalDispatcher()): Dispatcher {
     let stacks = this.#stacks.get(base);

@@ -1,8 +1,8 @@
 /**
  * The live write guard: without an API's write flag no POST, PUT, PATCH or
- * DELETE leaves, whoever sends it, through undici's interceptors or the one
- * request that cannot pass them (a PUT without Content-Length). The other
- * API's flag does not open it, and reads pass.
+ * DELETE leaves, whoever sends it: through undici's interceptors, the PUT
+ * without Content-Length included (the stack's base sends it with node:http).
+ * The other API's flag does not open it, and reads pass.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
