@@ -96,10 +96,7 @@ async function verifyListed({ names, api, target, options }: Declared, descripti
       pactFile: testInfo.outputPath('pact.json'),
       ...(guard ? { budget: { guard, api } } : {}),
     });
-    if (outcome.status === 'skipped') {
-      test.skip(true, outcome.reason);
-      return;
-    }
+    if (outcome.status === 'skipped') return test.skip(true, outcome.reason);
     await testInfo.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
   } catch (caught) {
     await explainFailure(caught, recorded, interaction!, testInfo);

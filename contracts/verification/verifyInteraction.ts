@@ -66,29 +66,49 @@ export async function verifyInteraction(options: {
     const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
     const filter = credentialFilter(headers, withoutUserAgent, budget);
 
-    let output: string[];
-    try {
-      const json = await new Verifier({
-        provider: pact.provider.name,
-        providerBaseUrl: target.baseUrl,
-        pactUrls: [writeSingleInteractionPact(pact, interaction, options.pactFile)],
-        logLevel: 'error',
-        stateHandlers,
-        requestFilter: filter.requestFilter,
-      }).verifyProvider();
-      output = outputOf(json);
-    } catch (error) {
-      filter.throwIfRefused();
-      const report = outputOf(error instanceof Error ? error.message : String(error));
-      throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
-    } finally {
-      requestAnswered?.();
-    }
-    filter.throwIfRefused();
-    return { status: 'verified', report: output.join('\n') };
+    const report = await runVerifier({ pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter }, requestAnswered);
+    return { status: 'verified', report };
   } finally {
     for (const state of arranged.reverse()) await state.teardown?.();
   }
+}
+
+/**
+ * Pact's Verifier on the one-interaction pact; gives its report. A budget refusal wins over the mismatch it
+ * caused; `requestAnswered` is called however it ends.
+ */
+async function runVerifier(
+  run: {
+    pact: PactDocument;
+    interaction: PactInteraction;
+    target: PactProvider;
+    pactFile: string;
+    stateHandlers: Record<string, () => Promise<Record<string, string | number | boolean>>>;
+    filter: ReturnType<typeof credentialFilter>;
+  },
+  requestAnswered: (() => void) | void,
+): Promise<string> {
+  const { pact, interaction, target, filter } = run;
+  let output: string[];
+  try {
+    const json = await new Verifier({
+      provider: pact.provider.name,
+      providerBaseUrl: target.baseUrl,
+      pactUrls: [writeSingleInteractionPact(pact, interaction, run.pactFile)],
+      logLevel: 'error',
+      stateHandlers: run.stateHandlers,
+      requestFilter: filter.requestFilter,
+    }).verifyProvider();
+    output = outputOf(json);
+  } catch (error) {
+    filter.throwIfRefused();
+    const report = outputOf(error instanceof Error ? error.message : String(error));
+    throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
+  } finally {
+    requestAnswered?.();
+  }
+  filter.throwIfRefused();
+  return output.join('\n');
 }
 
 /**

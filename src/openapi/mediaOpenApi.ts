@@ -286,26 +286,7 @@ function mediaComponents(): OpenApiDocument['components'] {
     schemas: componentSchemas('media'),
     parameters: sharedParameters(),
     requestBodies: {
-      'resource-document': {
-        required: true,
-        description:
-          'A JSON:API document whose data is one resource object: type, attributes, relationships; no id on create, the id of the URL on update. Request attributes per route: not shown in the spec.',
-        content: {
-          [MEDIA_TYPE]: {
-            schema: {
-              type: 'object',
-              required: ['data'],
-              properties: {
-                data: {
-                  type: 'object',
-                  required: ['type'],
-                  properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' }, relationships: { type: 'object' } },
-                },
-              },
-            },
-          },
-        },
-      },
+      'resource-document': resourceDocumentBody(),
     },
     responses: {
       'error-document': {
@@ -319,6 +300,30 @@ function mediaComponents(): OpenApiDocument['components'] {
         type: 'oauth2',
         description: `OAuth 2 (spec: Authentication; its addresses and scopes are not shown). The field notes give the password and refresh_token grants at {base_url}${MEDIA_CONTRACT.oauthTokenPath} and requests that send Authorization: Bearer <token>.`,
         flows: { password: { tokenUrl: TOKEN_URL, refreshUrl: TOKEN_URL, scopes: {} } },
+      },
+    },
+  };
+}
+
+/** What every write sends: one JSON:API resource object (its attributes per route are not shown in the spec). */
+function resourceDocumentBody(): JsonObject {
+  return {
+    required: true,
+    description:
+      'A JSON:API document whose data is one resource object: type, attributes, relationships; no id on create, the id of the URL on update. Request attributes per route: not shown in the spec.',
+    content: {
+      [MEDIA_TYPE]: {
+        schema: {
+          type: 'object',
+          required: ['data'],
+          properties: {
+            data: {
+              type: 'object',
+              required: ['type'],
+              properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' }, relationships: { type: 'object' } },
+            },
+          },
+        },
       },
     },
   };

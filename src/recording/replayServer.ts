@@ -78,15 +78,10 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     try {
       found = bookFor(req.headers[CASSETTE_HEADER]).answer({ method, path, reqheaders, body: parseBody(body) });
     } catch (error) {
-      if (error instanceof ReplayServerError) {
-        log(`replay-server (${api}): ${error.message}`);
-        refuse(res, 'no-cassette', { replay: 'no cassette', message: error.message });
-        return;
-      }
-      if (!(error instanceof ReplayMiss)) throw error;
-      misses.push(error.message);
-      log(`replay-server (${api}): miss: ${error.message}`);
-      refuse(res, 'miss', { replay: 'no recording', message: error.message });
+      if (!(error instanceof ReplayServerError || error instanceof ReplayMiss)) throw error;
+      if (error instanceof ReplayMiss) misses.push(error.message);
+      log(`replay-server (${api}): ${error instanceof ReplayMiss ? 'miss: ' : ''}${error.message}`);
+      refuse(res, ...refusalOf(error));
       return;
     }
     const { status, headers, body: served } = servedAnswer(found.interaction, originRewrite(found.interaction.scope, origin));
@@ -95,12 +90,6 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     res.statusCode = status;
     res.end(served);
   }
-
-  // A malformed request line never reaches the handler; answer it and keep serving.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
-  });
 
   origin = await listen(server, options.port ?? 0);
   return {
@@ -112,6 +101,13 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
         server.closeAllConnections();
       }),
   };
+}
+
+/** The 501 for a request no book answers: the named cassette is not there, or nothing recorded matches. */
+function refusalOf(error: ReplayServerError | ReplayMiss): [kind: string, body: { replay: string; message: string }] {
+  return error instanceof ReplayMiss
+    ? ['miss', { replay: 'no recording', message: error.message }]
+    : ['no-cassette', { replay: 'no cassette', message: error.message }];
 }
 
 /**
@@ -150,6 +146,11 @@ async function requestOf(req: IncomingMessage): Promise<{ method: string; path: 
 
 /** Listens on 127.0.0.1 and gives the origin the served URLs are rewritten to. */
 async function listen(server: Server, port: number): Promise<string> {
+  // A malformed request line never reaches the handler; answer it and keep serving.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
