@@ -192,7 +192,7 @@ const count = (document: { data: unknown; meta?: Record<string, unknown> } | und
 /**
  * The checks a state makes through the API, the same on both targets: the twin fails when its seed lacks
  * what the state names, live skips. `api` is anonymous.
- * A table, one entry per state that looks something up: kept as one so both targets share it line for line.
+ * A table, one entry per state that looks something up: kept whole so both targets share it line for line.
  */
 function lookups(api: MediaClient): Record<string, (params: Params) => Promise<Found>> {
   const bySlug =

@@ -95,12 +95,16 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   return {
     url: origin,
     misses: () => [...misses],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => closeNow(server),
   };
+}
+
+/** Stops listening and drops open connections (a client's keep-alive must not hold the close). */
+function closeNow(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 /** The 501 for a request no book answers: the named cassette is not there, or nothing recorded matches. */
