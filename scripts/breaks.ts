@@ -122,6 +122,19 @@ function slimReport(path: string): void {
   writeFileSync(path, JSON.stringify(json));
 }
 
+/** A live run's environment with the job's API reached through the breaking proxy and the other API directly. */
+function liveEnvThrough(api: Job['api'], proxyUrl: string, ports: { storePort: number; mediaPort: number }, mediaToken: string) {
+  return {
+    HARNESS_TARGET: 'live',
+    ...twinAsLiveEnv({
+      storeUrl: api === 'store' ? proxyUrl : `http://127.0.0.1:${ports.storePort}`,
+      mediaUrl: `${api === 'media' ? proxyUrl : `http://127.0.0.1:${ports.mediaPort}`}/api/edge`,
+      mediaToken,
+      userAgent: USER_AGENT,
+    }),
+  };
+}
+
 async function runOne(job: Job, slot: number): Promise<Outcome> {
   const began = Date.now();
   const storePort = FIRST_PORT + 2 * slot;
@@ -135,15 +148,7 @@ async function runOne(job: Job, slot: number): Promise<Outcome> {
       const upstream = `http://127.0.0.1:${job.api === 'store' ? storePort : mediaPort}`;
       const proxy = await startBreakingProxy(upstream, job.change, { signedInToken: token });
       try {
-        const env = {
-          HARNESS_TARGET: 'live',
-          ...twinAsLiveEnv({
-            storeUrl: job.api === 'store' ? proxy.url : `http://127.0.0.1:${storePort}`,
-            mediaUrl: `${job.api === 'media' ? proxy.url : `http://127.0.0.1:${mediaPort}`}/api/edge`,
-            mediaToken: token,
-            userAgent: USER_AGENT,
-          }),
-        };
+        const env = liveEnvThrough(job.api, proxy.url, { storePort, mediaPort }, token);
         // One after the other: on live the suites and the store pacts share the store's one bucket.
         const suites = await playwright(job, slot, 'suites', env);
         const pact = await playwright(job, slot, 'pact', env);
@@ -208,8 +213,40 @@ function selects(wanted: readonly string[], job: Job): boolean {
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
+  const heldOutSets = await loadHeldOutSets(options.heldOut);
+  if (typeof heldOutSets === 'number') return heldOutSets;
+  const selected = selectJobs(options, heldOutSets);
+  if (typeof selected === 'number') return selected;
+  const { jobs, chosen, controls } = selected;
+  if (options.list) {
+    for (const j of jobs)
+      console.log(`${j.type === 'break' ? 'break    ' : j.control ? 'control  ' : 'deviation'} ${j.api}:${j.name}${j.heldOut ? ' [held out]' : ''}: ${j.what}`);
+    return 0;
+  }
+  if (jobs.length === 0) {
+    console.error('breaks: no job selected');
+    return 2;
+  }
+
+  mkdirSync(`${OUT}/logs`, { recursive: true });
+  rmSync(`${OUT}/report.md`, { force: true });
+  const command = `npm run breaks${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  console.log(
+    `breaks: ${jobs.length} jobs (${chosen.filter((j) => j.type === 'break').length} breaks, ${chosen.filter((j) => j.type === 'deviation').length} deviations, ${controls.length} controls), ${Math.min(PARALLEL, jobs.length)} at a time; logs in ${OUT}/logs`,
+  );
+  const started = Date.now();
+  const outcomes = await runAll(jobs);
+  const seconds = (Date.now() - started) / 1000;
+  console.log(consoleReport(outcomes, seconds));
+  writeFileSync(`${OUT}/report.md`, markdownReport(outcomes, { seconds, command }));
+  console.log(`report: ${OUT}/report.md`);
+  return exitCodeOf(outcomes);
+}
+
+/** The held-out sets named on the command line, checked for consistency with the project's set and each other; exit 2 (printed) when not. */
+async function loadHeldOutSets(files: readonly string[]): Promise<BreakSet[] | number> {
   const heldOutSets: BreakSet[] = [];
-  for (const file of options.heldOut) {
+  for (const file of files) {
     if (!file) {
       console.error('breaks: --held-out needs a file');
       return 2;
@@ -218,14 +255,17 @@ async function main(): Promise<number> {
   }
   const problems = [
     ...problemsOf(PROJECT_SET).map((p) => `project set: ${p}`),
-    ...heldOutSets.flatMap((set, i) =>
-      problemsOf(set, undefined, [PROJECT_SET, ...heldOutSets.filter((_, j) => j !== i)]).map((p) => `${options.heldOut[i]}: ${p}`),
-    ),
+    ...heldOutSets.flatMap((set, i) => problemsOf(set, undefined, [PROJECT_SET, ...heldOutSets.filter((_, j) => j !== i)]).map((p) => `${files[i]}: ${p}`)),
   ];
   if (problems.length > 0) {
     console.error(`breaks: the sets are not consistent:\n  ${problems.join('\n  ')}`);
     return 2;
   }
+  return heldOutSets;
+}
+
+/** The jobs the words select, led by a pass-through control per API involved; exit 2 (printed) for a word that names nothing. */
+function selectJobs(options: Options, heldOutSets: readonly BreakSet[]): { jobs: Job[]; chosen: Job[]; controls: Job[] } | number {
   const all = [...jobsOf(PROJECT_SET, false), ...heldOutSets.flatMap((set) => jobsOf(set, true))];
   const keywords = ['store', 'media', 'breaks', 'deviations', 'held-out'];
   const unknown = options.wanted.filter((w) => !keywords.includes(w) && !all.some((j) => j.name === w || `${j.api}:${j.name}` === w));
@@ -245,24 +285,11 @@ async function main(): Promise<number> {
         control: true,
       }))
     : [];
-  const jobs = [...controls, ...chosen];
-  if (options.list) {
-    for (const j of jobs)
-      console.log(`${j.type === 'break' ? 'break    ' : j.control ? 'control  ' : 'deviation'} ${j.api}:${j.name}${j.heldOut ? ' [held out]' : ''}: ${j.what}`);
-    return 0;
-  }
-  if (jobs.length === 0) {
-    console.error('breaks: no job selected');
-    return 2;
-  }
+  return { jobs: [...controls, ...chosen], chosen, controls };
+}
 
-  mkdirSync(`${OUT}/logs`, { recursive: true });
-  rmSync(`${OUT}/report.md`, { force: true });
-  const command = `npm run breaks${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-  console.log(
-    `breaks: ${jobs.length} jobs (${chosen.filter((j) => j.type === 'break').length} breaks, ${chosen.filter((j) => j.type === 'deviation').length} deviations, ${controls.length} controls), ${Math.min(PARALLEL, jobs.length)} at a time; logs in ${OUT}/logs`,
-  );
-  const started = Date.now();
+/** PARALLEL workers take the jobs in turn, each on its own ports; the outcomes come back in the order of the jobs, not of their ends. */
+async function runAll(jobs: readonly Job[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   let next = 0;
   const worker = async (slot: number) => {
@@ -274,13 +301,8 @@ async function main(): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, jobs.length) }, (_, i) => worker(i)));
-  // The report in the order of the jobs, not of their ends.
   outcomes.sort((a, b) => jobs.findIndex((j) => j.api === a.api && j.name === a.name) - jobs.findIndex((j) => j.api === b.api && j.name === b.name));
-  const seconds = (Date.now() - started) / 1000;
-  console.log(consoleReport(outcomes, seconds));
-  writeFileSync(`${OUT}/report.md`, markdownReport(outcomes, { seconds, command }));
-  console.log(`report: ${OUT}/report.md`);
-  return exitCodeOf(outcomes);
+  return outcomes;
 }
 
 process.exit(await main());

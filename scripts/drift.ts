@@ -59,6 +59,26 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  const fresh = await freshRecording(args, stored);
+  if (typeof fresh === 'number') return fresh;
+
+  let report;
+  try {
+    report = compareRecordings(stored, fresh, { freshOnly: args.rest.length > 0 });
+  } catch (error) {
+    // A cassette or a rules file that cannot be read: its message names the file and the fix.
+    console.error(`drift: ${(error as Error).message}`);
+    return 2;
+  }
+  const files = writeDriftReport(report);
+  console.log(`drift: ${driftSummary(report)}`);
+  console.log(`drift: report in ${files.markdown} and ${files.json}; attached to the Allure report (${files.allureResult}; npm run report)`);
+  if (args.fresh === undefined) console.log(`drift: the fresh recording stays in ${fresh}/; compare it again with npm run drift -- --fresh ${fresh}`);
+  return report.contractBreaks > 0 ? 1 : 0;
+}
+
+/** The fresh recording to compare: --fresh's directory, or one recorded now; exit 2 (printed) when it is the stored one or empty. */
+async function freshRecording(args: { fresh?: string; rest: string[] }, stored: string): Promise<string | number> {
   let fresh = args.fresh;
   if (fresh === undefined) {
     fresh = mkdtempSync(join(tmpdir(), 'drift-'));
@@ -78,20 +98,7 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-
-  let report;
-  try {
-    report = compareRecordings(stored, fresh, { freshOnly: args.rest.length > 0 });
-  } catch (error) {
-    // A cassette or a rules file that cannot be read: its message names the file and the fix.
-    console.error(`drift: ${(error as Error).message}`);
-    return 2;
-  }
-  const files = writeDriftReport(report);
-  console.log(`drift: ${driftSummary(report)}`);
-  console.log(`drift: report in ${files.markdown} and ${files.json}; attached to the Allure report (${files.allureResult}; npm run report)`);
-  if (args.fresh === undefined) console.log(`drift: the fresh recording stays in ${fresh}/; compare it again with npm run drift -- --fresh ${fresh}`);
-  return report.contractBreaks > 0 ? 1 : 0;
+  return fresh;
 }
 
 process.exit(await main());

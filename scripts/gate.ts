@@ -135,9 +135,35 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   const started = Date.now();
 
-  // The recording mostly waits on the store's rate limit: the twins' run (which keeps the terminal), the unit tests and the replay beside it.
   const filtered = process.argv.length > 2;
-  const [mockRun, unitRun, live, replay] = await Promise.all([
+  const [mockRun, unitRun, live, replay] = await allRuns(filtered);
+  const finished = [mockRun, ...(unitRun ? [unitRun] : []), live.record, replay];
+  const runs = GATE_RUNS.filter((name) => finished.some((f) => f.name === name));
+  const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
+  const coverageOk = filtered || concludeTwinCoverage();
+  for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-twins')) {
+    console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
+  }
+  writeJoinedEnvironment('reports/allure-results', runs);
+  const leaks = scanForTokens(live.mediaToken);
+  const stalePacts = reportStalePacts();
+
+  const total = tallyRuns(runs, finished);
+  const pactsOk = !onCI() || stalePacts.length === 0;
+  if (!pactsOk) total.failed += 1;
+  if (!seedsInStep) total.failed += 1;
+  if (!coverageOk) total.failed += 1;
+  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all ${runs.length} runs`);
+  console.log(summaryLine(total));
+  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && seedsInStep && coverageOk ? 0 : 1;
+}
+
+/**
+ * The four runs at once. The recording mostly waits on the store's rate limit: the twins' run (which keeps
+ * the terminal), the unit tests and the replay beside it. Filtered, the twins' run runs everything and there is no gate-unit.
+ */
+function allRuns(filtered: boolean) {
+  return Promise.all([
     run(
       'gate-twins',
       filtered ? 'every project, unit tests included, against the twins' : 'every project of both APIs against the twins',
@@ -162,22 +188,19 @@ async function main(): Promise<number> {
     }),
     replayRun(),
   ]);
-  const finished = [mockRun, ...(unitRun ? [unitRun] : []), live.record, replay];
-  const runs = GATE_RUNS.filter((name) => finished.some((f) => f.name === name));
-  const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
-  const coverageOk = filtered || concludeTwinCoverage();
-  const mediaToken = live.mediaToken;
-  for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-twins')) {
-    console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
-  }
-  writeJoinedEnvironment('reports/allure-results', runs);
+}
 
-  // The tokens the runs were given must be nowhere: not in a recording, a report or the log.
+/** The tokens the runs were given must be nowhere: not in a recording, a report or the log. Gives the files that hold one. */
+function scanForTokens(mediaToken: string | undefined): string[] {
   const leaks = leakScan(['reports'], [SEEDED_STORE.token, mediaToken ?? ''].filter(Boolean));
   if (leaks.length > 0)
     console.error(`gate: a token the runs were given is written in ${leaks.join(', ')}: secrets must be redacted before anything is written.`);
   else console.log('gate: no recording, report or log holds the tokens the runs were given');
+  return leaks;
+}
 
+/** Pact files the consumer tests rewrote differently: an error in CI, a reminder to commit on a laptop. */
+function reportStalePacts(): string[] {
   const stalePacts = changedPactFiles();
   if (stalePacts.length > 0) {
     const what = `the consumer tests wrote pact files that differ from the committed ones (${stalePacts.join(', ')})`;
@@ -185,7 +208,11 @@ async function main(): Promise<number> {
     if (onCI()) console.error(`gate: ${what}. Fix: run npm test locally and commit contracts/pacts, so the change shows in review.`);
     else console.log(`gate: ${what}: review them (git diff contracts/pacts) and commit them with the change.`);
   }
+  return stalePacts;
+}
 
+/** One line per run and their sum; a run without a report, or one that exited non-zero without a failed test, counts as a failure. */
+function tallyRuns(runs: readonly string[], finished: readonly Finished[]): Tally {
   const total: Tally = { passed: 0, failed: 0, skipped: 0 };
   for (const name of runs) {
     try {
@@ -207,13 +234,7 @@ async function main(): Promise<number> {
       total.failed += 1;
     }
   }
-  const pactsOk = !onCI() || stalePacts.length === 0;
-  if (!pactsOk) total.failed += 1;
-  if (!seedsInStep) total.failed += 1;
-  if (!coverageOk) total.failed += 1;
-  console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all ${runs.length} runs`);
-  console.log(summaryLine(total));
-  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && seedsInStep && coverageOk ? 0 : 1;
+  return total;
 }
 
 /**

@@ -243,40 +243,49 @@ export function brokerCommand(subcommand: string, env: NodeJS.ProcessEnv, git: G
   const version = named ? target.pacticipants.map((p) => p.version).join(', ') : consumerVersion(env, git);
   const pactDir = setting(env, 'PACT_DIR') ?? DEFAULT_PACT_DIR;
 
-  let args: string[];
-  if (sub === 'publish') {
-    const build = buildUrl(env);
-    args = ['publish', pactDir, '--consumer-app-version', version, '--branch', consumerBranch(env, git), ...(build ? ['--build-url', build] : [])];
-  } else {
-    const retries = count(env, 'PACT_RETRY_WHILE_UNKNOWN');
-    const interval = count(env, 'PACT_RETRY_INTERVAL');
-    args = [
-      'can-i-deploy',
-      ...(named
-        ? target.pacticipants.flatMap((p) => ['--pacticipant', p.name, '--version', p.version])
-        : CONSUMERS.flatMap((consumer) => ['--pacticipant', consumer, '--version', version])),
-      '--to-environment',
-      target.environment ?? setting(env, 'PACT_ENVIRONMENT') ?? 'production',
-      ...(retries ? ['--retry-while-unknown', retries] : []),
-      ...(retries && interval ? ['--retry-interval', interval] : []),
-    ];
-  }
-
-  // Start from a copy without any broker variable, so only the validated ones (not an empty
-  // PACT_BROKER_TOKEN="" left in the environment) reach the client.
-  const childEnv: NodeJS.ProcessEnv = { ...env };
-  for (const name of BROKER_VARIABLES) delete childEnv[name];
-  Object.assign(childEnv, { PACT_BROKER_BASE_URL: url, ...vars, PACT_DO_NOT_TRACK: 'true' });
+  const args = sub === 'publish' ? publishArgs(env, git, pactDir, version) : canIDeployArgs(env, named ? target : undefined, version, target.environment);
   return {
     subcommand: sub,
     args,
-    env: childEnv,
+    env: clientEnv(env, url, vars),
     brokerUrl: url,
     auth,
     version,
     pactDir,
     pacticipants: named ? target.pacticipants.map((p) => p.name) : [...CONSUMERS],
   };
+}
+
+function publishArgs(env: NodeJS.ProcessEnv, git: Git, pactDir: string, version: string): string[] {
+  const build = buildUrl(env);
+  return ['publish', pactDir, '--consumer-app-version', version, '--branch', consumerBranch(env, git), ...(build ? ['--build-url', build] : [])];
+}
+
+/** `named`: the team's own pacticipants, each at its version; otherwise this harness's consumers at `version`. */
+function canIDeployArgs(env: NodeJS.ProcessEnv, named: CanIDeployTarget | undefined, version: string, environment: string | undefined): string[] {
+  const retries = count(env, 'PACT_RETRY_WHILE_UNKNOWN');
+  const interval = count(env, 'PACT_RETRY_INTERVAL');
+  return [
+    'can-i-deploy',
+    ...(named
+      ? named.pacticipants.flatMap((p) => ['--pacticipant', p.name, '--version', p.version])
+      : CONSUMERS.flatMap((consumer) => ['--pacticipant', consumer, '--version', version])),
+    '--to-environment',
+    environment ?? setting(env, 'PACT_ENVIRONMENT') ?? 'production',
+    ...(retries ? ['--retry-while-unknown', retries] : []),
+    ...(retries && interval ? ['--retry-interval', interval] : []),
+  ];
+}
+
+/**
+ * The client's environment: a copy without any broker variable, so only the validated ones (not an empty
+ * PACT_BROKER_TOKEN="" left in the environment) reach the client.
+ */
+function clientEnv(env: NodeJS.ProcessEnv, url: string, vars: Record<string, string>): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = { ...env };
+  for (const name of BROKER_VARIABLES) delete childEnv[name];
+  Object.assign(childEnv, { PACT_BROKER_BASE_URL: url, ...vars, PACT_DO_NOT_TRACK: 'true' });
+  return childEnv;
 }
 
 /** The pact files `publish` would send: *.json directly in `dir` (none when it does not exist). */
@@ -339,23 +348,36 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()
     return CONFIG_EXIT_CODE;
   }
 
-  let command: BrokerCommand;
-  let binary: string;
-  let files: string[] = [];
+  const prepared = prepare(subcommand, rest, env);
+  if (typeof prepared === 'number') return prepared;
+  const { command, binary, files } = prepared;
+  announce(command, files);
+  const code = await run(binary, command);
+  reportOutcome(command, code);
+  return code;
+}
+
+/** The command, the client binary and (for publish) the files to send; the exit code when a setting is wrong (printed). */
+function prepare(subcommand: string, rest: string[], env: NodeJS.ProcessEnv): { command: BrokerCommand; binary: string; files: string[] } | number {
   try {
     const target = subcommand === 'can-i-deploy' ? parseCanIDeployArgs(rest) : undefined;
-    command = brokerCommand(subcommand, env, systemGit(), target);
-    binary = pactBinary();
+    const command = brokerCommand(subcommand, env, systemGit(), target);
+    const binary = pactBinary();
+    let files: string[] = [];
     if (command.subcommand === 'publish') {
       files = pactFiles(resolve(ROOT, command.pactDir));
       if (files.length === 0) fail(`No pact files (*.json) in ${command.pactDir}: the consumer tests write them. Run npm test first.`);
     }
+    return { command, binary, files };
   } catch (error) {
     if (!(error instanceof PactBrokerConfigError)) throw error;
     console.error(error.message);
     return CONFIG_EXIT_CODE;
   }
+}
 
+/** What is about to be asked of which broker, a warning for credentials in clear, and the command line. */
+function announce(command: BrokerCommand, files: readonly string[]): void {
   const target = `${command.brokerUrl} (${command.auth})`;
   if (command.subcommand === 'publish') {
     console.log(`pact:publish: ${files.length} pact files from ${command.pactDir} (${files.join(', ')}) as version ${command.version} to ${target}`);
@@ -366,8 +388,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()
     console.warn(`pact:${command.subcommand}: warning: the credentials go over plain http to ${command.brokerUrl}; use https.`);
   }
   console.log(`$ ${printable(command.args)}`);
+}
 
-  const code = await run(binary, command);
+function reportOutcome(command: BrokerCommand, code: number): void {
   if (command.subcommand === 'publish') {
     console.log(
       code === 0
@@ -381,7 +404,6 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = processEnv()
         : `pact:can-i-deploy: NO (exit ${code}): do not deploy version ${command.version}; the reasons are above.`,
     );
   }
-  return code;
 }
 
 if (import.meta.main) process.exit(await main(process.argv.slice(2)));

@@ -79,21 +79,54 @@ export interface VerifyArgs {
   readonly providerEnvironment?: string;
 }
 
+/** The flags as given, before their combination is checked. */
+interface Flags {
+  readonly apis: PactApi[];
+  readonly pacts: string[];
+  readonly providerNames: string[];
+  /** What no flag took: consumer version selectors, or mistakes. */
+  readonly rest: string[];
+  provider?: PactApi;
+  statesFile?: string;
+  broker: boolean;
+  publish: boolean;
+  providerBranch?: string;
+  providerEnvironment?: string;
+}
+
 /** Reads the command line; throws PactSourceError naming the fix (exit 2). */
 export function parseVerifyArgs(all: readonly string[]): VerifyArgs {
   const split = all.indexOf('--');
   const args = split === -1 ? all : all.slice(0, split);
   const playwright = split === -1 ? [] : all.slice(split + 1);
-  const apis: PactApi[] = [];
-  const pacts: string[] = [];
-  const providerNames: string[] = [];
-  const rest: string[] = [];
-  let provider: PactApi | undefined;
-  let statesFile: string | undefined;
-  let broker = false;
-  let publish = true;
-  let providerBranch: string | undefined;
-  let providerEnvironment: string | undefined;
+  const flags = readFlags(args);
+  let selectors: ReturnType<typeof parseSelectors>;
+  try {
+    selectors = parseSelectors(flags.rest);
+  } catch (error) {
+    if (error instanceof SelectorError) throw new PactSourceError(`${error.message}\n\n${SELECTOR_USAGE}`);
+    throw error;
+  }
+  const { apis, pacts, providerNames, provider, statesFile, broker, publish, providerBranch, providerEnvironment } = flags;
+  const mode = broker ? 'broker' : pacts.length > 0 ? 'pact' : 'own';
+  checkCombination(mode, flags, selectors);
+  return {
+    mode,
+    playwright,
+    apis,
+    pacts,
+    selectors: broker && selectors.selectors.length === 0 ? [...DEFAULT_SELECTORS] : selectors.selectors,
+    providerNames,
+    publish: broker && publish,
+    ...(providerBranch ? { providerBranch } : {}),
+    ...(providerEnvironment ? { providerEnvironment } : {}),
+    ...(provider ? { provider } : {}),
+    ...(statesFile ? { statesFile } : {}),
+  };
+}
+
+function readFlags(args: readonly string[]): Flags {
+  const flags: Flags = { apis: [], pacts: [], providerNames: [], rest: [], broker: false, publish: true };
   const value = (flag: string, i: number): string => {
     const next = args[i + 1];
     if (next === undefined || next.startsWith('--')) throw new PactSourceError(`${flag} needs a value.\n\n${USAGE}`);
@@ -101,28 +134,26 @@ export function parseVerifyArgs(all: readonly string[]): VerifyArgs {
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === 'store' || arg === 'media') apis.push(arg);
-    else if (arg === '--pact') pacts.push(value(arg, i++));
-    else if (arg === '--states') statesFile = value(arg, i++);
-    else if (arg === '--provider-name') providerNames.push(value(arg, i++));
-    else if (arg === '--provider-branch') providerBranch = value(arg, i++);
-    else if (arg === '--provider-environment') providerEnvironment = value(arg, i++);
+    if (arg === 'store' || arg === 'media') flags.apis.push(arg);
+    else if (arg === '--pact') flags.pacts.push(value(arg, i++));
+    else if (arg === '--states') flags.statesFile = value(arg, i++);
+    else if (arg === '--provider-name') flags.providerNames.push(value(arg, i++));
+    else if (arg === '--provider-branch') flags.providerBranch = value(arg, i++);
+    else if (arg === '--provider-environment') flags.providerEnvironment = value(arg, i++);
     else if (arg === '--provider') {
       const api = value(arg, i++);
       if (api !== 'store' && api !== 'media') throw new PactSourceError(`--provider is store or media, not "${api}".`);
-      provider = api;
-    } else if (arg === '--broker') broker = true;
-    else if (arg === '--no-publish') publish = false;
-    else rest.push(arg);
+      flags.provider = api;
+    } else if (arg === '--broker') flags.broker = true;
+    else if (arg === '--no-publish') flags.publish = false;
+    else flags.rest.push(arg);
   }
-  let selectors: ReturnType<typeof parseSelectors>;
-  try {
-    selectors = parseSelectors(rest);
-  } catch (error) {
-    if (error instanceof SelectorError) throw new PactSourceError(`${error.message}\n\n${SELECTOR_USAGE}`);
-    throw error;
-  }
-  const mode = broker ? 'broker' : pacts.length > 0 ? 'pact' : 'own';
+  return flags;
+}
+
+/** Flags that belong to another mode, or to none: each refused with what it goes with. */
+function checkCombination(mode: VerifyArgs['mode'], flags: Flags, selectors: ReturnType<typeof parseSelectors>): void {
+  const { apis, pacts, providerNames, provider, statesFile, broker, publish, providerBranch, providerEnvironment } = flags;
   if (broker && pacts.length > 0) throw new PactSourceError('Give --pact or --broker, not both: one run verifies files, or what the broker has.');
   if (mode !== 'broker' && (selectors.leftOver.length > 0 || selectors.selectors.length > 0)) {
     const unknown = selectors.leftOver.length > 0 ? selectors.leftOver : ['a consumer version selector'];
@@ -137,19 +168,6 @@ export function parseVerifyArgs(all: readonly string[]): VerifyArgs {
     throw new PactSourceError(`--provider, --states and --provider-name go with --pact or --broker.\n\n${USAGE}`);
   if (mode !== 'broker' && (providerBranch || providerEnvironment || !publish || providerNames.length > 0))
     throw new PactSourceError(`--provider-name, --provider-branch, --provider-environment and --no-publish go with --broker.\n\n${USAGE}`);
-  return {
-    mode,
-    playwright,
-    apis,
-    pacts,
-    selectors: broker && selectors.selectors.length === 0 ? [...DEFAULT_SELECTORS] : selectors.selectors,
-    providerNames,
-    publish: broker && publish,
-    ...(providerBranch ? { providerBranch } : {}),
-    ...(providerEnvironment ? { providerEnvironment } : {}),
-    ...(provider ? { provider } : {}),
-    ...(statesFile ? { statesFile } : {}),
-  };
 }
 
 async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]): Promise<number> {
@@ -227,45 +245,15 @@ export function providerIdentity(args: VerifyArgs, env: NodeJS.ProcessEnv, git: 
  * and publish one result per pact, with the provider version's branch, tag and deployment.
  */
 export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv, git: Git = systemGit()): Promise<number> {
-  let client: BrokerClient;
-  let identity: ProviderIdentity;
-  let config: HarnessConfig | undefined;
-  try {
-    if (!env['PACT_BROKER_BASE_URL']?.trim())
-      throw new PactBrokerConfigError(
-        'pact:verify --broker: PACT_BROKER_BASE_URL is not set. Set it to the broker (and PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME/_PASSWORD), or verify files with --pact.',
-      );
-    const url = brokerUrl('publish', env);
-    const { vars } = brokerAuth(env);
-    client = new BrokerClient(url, { token: vars['PACT_BROKER_TOKEN'], username: vars['PACT_BROKER_USERNAME'], password: vars['PACT_BROKER_PASSWORD'] });
-    config = announceTarget(`pact:verify: the pacts ${url} has for ${providerNamesOf(args).join(' and ')}, with Pact's Verifier,`);
-    if (!config) return USAGE_EXIT_CODE;
-    identity = providerIdentity(args, env, git, config.target);
-  } catch (error) {
-    if (!(error instanceof PactBrokerConfigError)) throw error;
-    console.error(error.message);
-    return USAGE_EXIT_CODE;
-  }
+  const connected = connectToBroker(args, env, git);
+  if (typeof connected === 'number') return connected;
+  const { client, identity, config } = connected;
   const run = runName() ?? `pact-verify-broker-${config.target}`;
   const dir = join(resolve(planPath(run), '..'), 'broker');
   mkdirSync(dir, { recursive: true });
-  const fetched: { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> }[] = [];
+  let fetched: FetchedPact[];
   try {
-    for (const provider of providerNamesOf(args)) {
-      const api = args.provider ?? apiOfProvider(provider);
-      if (!api) throw new PactSourceError(`--provider-name ${provider}: cannot tell which API that is. Add --provider store or --provider media.`);
-      const listed = await client.pactsForVerification(provider, args.selectors, identity.branch);
-      console.log(`pact:verify: the broker has ${listed.length} pact(s) for ${provider} under ${JSON.stringify(args.selectors)}`);
-      for (const [n, entry] of listed.entries()) {
-        const document = await client.fetchPact(entry.url);
-        const path = join(dir, `${provider}-${n + 1}.json`);
-        // The pact alone: its broker links stay here, for the result.
-        const { _links: _, ...pactOnly } = document;
-        writeFileSync(path, JSON.stringify(pactOnly, null, 2));
-        const version = entry.description ? `(${entry.description})` : undefined;
-        fetched.push({ pact: outsidePact(path, api, { pactUrl: entry.url }, version), document });
-      }
-    }
+    fetched = await fetchPacts(client, args, identity, dir);
   } catch (error) {
     if (!(error instanceof BrokerError || error instanceof PactSourceError)) throw error;
     console.error(`pact:verify: ${error.message}`);
@@ -283,6 +271,53 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
   }
   const published = fetched.map((f, n) => ({ ...f, pact: titled[n]! }));
   return (await publishResults(client, published, identity, run, env)) || code;
+}
+
+/** The broker's client, the provider version the results are published as, and the target; an exit code when the setup is wrong (printed). */
+function connectToBroker(
+  args: VerifyArgs,
+  env: NodeJS.ProcessEnv,
+  git: Git,
+): { client: BrokerClient; identity: ProviderIdentity; config: HarnessConfig } | number {
+  try {
+    if (!env['PACT_BROKER_BASE_URL']?.trim())
+      throw new PactBrokerConfigError(
+        'pact:verify --broker: PACT_BROKER_BASE_URL is not set. Set it to the broker (and PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME/_PASSWORD), or verify files with --pact.',
+      );
+    const url = brokerUrl('publish', env);
+    const { vars } = brokerAuth(env);
+    const client = new BrokerClient(url, { token: vars['PACT_BROKER_TOKEN'], username: vars['PACT_BROKER_USERNAME'], password: vars['PACT_BROKER_PASSWORD'] });
+    const config = announceTarget(`pact:verify: the pacts ${url} has for ${providerNamesOf(args).join(' and ')}, with Pact's Verifier,`);
+    if (!config) return USAGE_EXIT_CODE;
+    return { client, identity: providerIdentity(args, env, git, config.target), config };
+  } catch (error) {
+    if (!(error instanceof PactBrokerConfigError)) throw error;
+    console.error(error.message);
+    return USAGE_EXIT_CODE;
+  }
+}
+
+type FetchedPact = { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> };
+
+/** Every pact the broker selects for each provider name, written under `dir` without its broker links (kept for the result). */
+async function fetchPacts(client: BrokerClient, args: VerifyArgs, identity: ProviderIdentity, dir: string): Promise<FetchedPact[]> {
+  const fetched: FetchedPact[] = [];
+  for (const provider of providerNamesOf(args)) {
+    const api = args.provider ?? apiOfProvider(provider);
+    if (!api) throw new PactSourceError(`--provider-name ${provider}: cannot tell which API that is. Add --provider store or --provider media.`);
+    const listed = await client.pactsForVerification(provider, args.selectors, identity.branch);
+    console.log(`pact:verify: the broker has ${listed.length} pact(s) for ${provider} under ${JSON.stringify(args.selectors)}`);
+    for (const [n, entry] of listed.entries()) {
+      const document = await client.fetchPact(entry.url);
+      const path = join(dir, `${provider}-${n + 1}.json`);
+      // The pact alone: its broker links stay here, for the result.
+      const { _links: _, ...pactOnly } = document;
+      writeFileSync(path, JSON.stringify(pactOnly, null, 2));
+      const version = entry.description ? `(${entry.description})` : undefined;
+      fetched.push({ pact: outsidePact(path, api, { pactUrl: entry.url }, version), document });
+    }
+  }
+  return fetched;
 }
 
 function providerNamesOf(args: VerifyArgs): readonly string[] {

@@ -20,15 +20,8 @@ const PORTS = {
 
 async function main(): Promise<number> {
   const root = recordingsDir();
-  const problems: string[] = [];
-  const ports = {
-    store: readPort(processEnv(), PORTS.store.variable, PORTS.store.fallback, problems),
-    media: readPort(processEnv(), PORTS.media.variable, PORTS.media.fallback, problems),
-  };
-  if (problems.length > 0) {
-    console.error(new ConfigError(problems).message);
-    return 2;
-  }
+  const ports = readPorts();
+  if (!ports) return 2;
   const apis = (['store', 'media'] as const).filter((api) => cassettesOf(root, api).length > 0);
   if (apis.length === 0) {
     console.error(
@@ -40,25 +33,59 @@ async function main(): Promise<number> {
   // What the recording was made with: the store id and User-Agent a client must send for its requests to match.
   const target = readRecordedTarget(root, []);
 
+  const servers = await startServers(root, apis, ports);
+  if (!servers) return 2;
+  printUsage(root, servers, target);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await Promise.all([...servers.values()].map((s) => s.close()));
+  console.log('replay-server: stopped');
+  return 0;
+}
+
+/** REPLAY_STORE_PORT and REPLAY_MEDIA_PORT; undefined (the problems printed) when either is not a port. */
+function readPorts(): Record<RecordingApi, number> | undefined {
+  const problems: string[] = [];
+  const ports = {
+    store: readPort(processEnv(), PORTS.store.variable, PORTS.store.fallback, problems),
+    media: readPort(processEnv(), PORTS.media.variable, PORTS.media.fallback, problems),
+  };
+  if (problems.length === 0) return ports;
+  console.error(new ConfigError(problems).message);
+  return undefined;
+}
+
+/** A server per API with recordings; when one cannot start, the others are closed again and undefined (the reason printed). */
+async function startServers(
+  root: string,
+  apis: readonly RecordingApi[],
+  ports: Record<RecordingApi, number>,
+): Promise<Map<RecordingApi, ReplayServer> | undefined> {
   const servers = new Map<RecordingApi, ReplayServer>();
-  const closeAll = () => Promise.all([...servers.values()].map((s) => s.close()));
   for (const api of apis) {
     try {
       servers.set(api, await startReplayServer({ root, api, port: ports[api] }));
     } catch (error) {
-      await closeAll();
+      await Promise.all([...servers.values()].map((s) => s.close()));
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         console.error(
           `replay-server: port ${ports[api]} (${api}) is taken, maybe by a replay server already running. ` +
             `Stop what holds it, or set ${PORTS[api].variable} to a free port.`,
         );
-        return 2;
+        return undefined;
       }
       console.error(`replay-server: ${(error as Error).message}`);
-      return 2;
+      return undefined;
     }
   }
+  return servers;
+}
 
+/** What is served where, the variables a client needs, and how a request is matched. */
+function printUsage(root: string, servers: ReadonlyMap<RecordingApi, ReplayServer>, target: RecordedTarget | undefined): void {
   console.log(`replay-server: serving the recordings in ${root}/`);
   for (const api of ['store', 'media'] as const) {
     const server = servers.get(api);
@@ -73,15 +100,6 @@ async function main(): Promise<number> {
       `A request nothing was recorded for gets 501 with ${REPLAY_HEADER}: miss, naming the closest recorded request (also logged here).\n` +
       'Ctrl-C stops.',
   );
-
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await closeAll();
-  console.log('replay-server: stopped');
-  return 0;
 }
 
 /** The variables that point the harness (or any client built on them) at the servers, with the values the recording was made with. */

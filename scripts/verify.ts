@@ -54,40 +54,48 @@ async function main(): Promise<number> {
     : 'verify: checking every contract, pact and suite';
   const config = announceTarget(what);
   if (!config) return 2;
-  try {
-    // Read by the Playwright config too, where a bad value would stop the run with exit 1.
-    readPropertyEnv();
-    liveRateBudget();
-    liveRateToleranceMs();
-  } catch (error) {
-    if (!(error instanceof PropertyEnvError)) throw error;
-    console.error(`Harness configuration is not usable:\n  - ${error.message.split('\n').join('\n  - ')}`);
-    return 2;
-  }
+  if (!propertySettingsUsable()) return 2;
   for (const dir of ['reports/allure-results', 'reports/junit', VERIFY_DIR]) rmSync(dir, { recursive: true, force: true });
   mkdirSync(VERIFY_DIR, { recursive: true });
 
-  let testList: string | undefined;
-  if (selection.rules.length > 0) {
-    const tests = await listRuleTests(selection, config.target);
-    if (typeof tests === 'string') {
-      console.error(`verify: ${tests}`);
-      return 2;
-    }
-    if (tests.length === 0) {
-      console.error(
-        `verify: no test of ${selection.apis.join(', ')} names a rule under ${selection.rules.join(', ')}; reports/rule-coverage.md lists each rule's tests.`,
-      );
-      return 2;
-    }
-    writeFileSync(TEST_LIST, `${tests.join('\n')}\n`);
-    testList = TEST_LIST;
-  }
+  const testList = selection.rules.length > 0 ? await writeRuleTestList(selection, config.target) : undefined;
+  if (testList === 2) return 2;
   const { args, env } = playwrightRun(selection, config.target, testList);
   const tests = await runTool('playwright', ['test', ...args, ...selection.rest], env);
   const report = await buildReport(`API contract harness (${config.target})`);
   // A failed test is a break; a report that could not be built fails the job too.
   return tests !== 0 || report !== 0 ? 1 : 0;
+}
+
+/** The properties' settings, read here too: in the Playwright config a bad value would stop the run with exit 1, not 2. */
+function propertySettingsUsable(): boolean {
+  try {
+    readPropertyEnv();
+    liveRateBudget();
+    liveRateToleranceMs();
+    return true;
+  } catch (error) {
+    if (!(error instanceof PropertyEnvError)) throw error;
+    console.error(`Harness configuration is not usable:\n  - ${error.message.split('\n').join('\n  - ')}`);
+    return false;
+  }
+}
+
+/** --rule: the file listing the chosen rules' tests, for Playwright; exit 2 (printed) when listing fails or finds none. */
+async function writeRuleTestList(selection: VerifySelection, target: string): Promise<string | 2> {
+  const tests = await listRuleTests(selection, target);
+  if (typeof tests === 'string') {
+    console.error(`verify: ${tests}`);
+    return 2;
+  }
+  if (tests.length === 0) {
+    console.error(
+      `verify: no test of ${selection.apis.join(', ')} names a rule under ${selection.rules.join(', ')}; reports/rule-coverage.md lists each rule's tests.`,
+    );
+    return 2;
+  }
+  writeFileSync(TEST_LIST, `${tests.join('\n')}\n`);
+  return TEST_LIST;
 }
 
 process.exit(await main());

@@ -192,6 +192,7 @@ const count = (document: { data: unknown; meta?: Record<string, unknown> } | und
 /**
  * The checks a state makes through the API, the same on both targets: the twin fails when its seed lacks
  * what the state names, live skips. `api` is anonymous.
+ * A table, one entry per state that looks something up: kept whole so both targets share it line for line.
  */
 function lookups(api: MediaClient): Record<string, (params: Params) => Promise<Found>> {
   const bySlug =
@@ -236,6 +237,10 @@ function lookups(api: MediaClient): Record<string, (params: Params) => Promise<F
   };
 }
 
+/**
+ * The media provider states on the twin: the shared lookups plus the states only the control API can arrange.
+ * One function because it is the state table; its helpers (signing in, a fresh user) serve only its entries.
+ */
 export function mediaTwinTarget(config: TwinMediaConfig): PactProvider {
   const provider = twinMediaProvider(config, 'twin');
   const control = provider.control!;

@@ -143,6 +143,10 @@ export const STORE_VOCABULARY: readonly StateEntry[] = [
   },
 ];
 
+/**
+ * The store's provider states on the twin: one entry per state, arranged through the control API.
+ * One function because it is the state table (its helpers share the control API and a fresh store), read against the vocabulary above.
+ */
 export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
   const provider = twinStoreProvider(config, 'twin');
   const control = provider.control!;
@@ -284,6 +288,10 @@ function liveStoreClient(config: LiveStoreConfig): StoreClient {
   return liveProvider.provider.client();
 }
 
+/**
+ * The store's provider states on a live store: one entry per state, found through the API or skipped with why.
+ * One function because it is the state table, entry for entry beside storeTwinTarget's.
+ */
 export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
   const api = liveStoreClient(config);
   const store: Arranged = { values: { storeId: Number(config.storeId) } };

@@ -8,13 +8,14 @@
  * On live and record what the Verifier sends is charged to the run's request
  * budget as `api`'s, like the store and media fixtures' requests.
  */
+import type { TestInfo } from '@playwright/test';
 import { expect, test } from '../../src/testing/harnessTest.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
-import { pactPath, readPact, type PactNames } from './pactFile.ts';
+import { pactPath, readPact, type PactInteraction, type PactNames } from './pactFile.ts';
 import type { PactProvider } from './pactProvider.ts';
-import { openRecordedProvider } from './recordedProvider.ts';
+import { openRecordedProvider, type RecordedProvider } from './recordedProvider.ts';
 import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
 import { resolveStates } from './stateVocabulary.ts';
 
@@ -43,54 +44,7 @@ export function declarePactVerification(
 
   test.describe(options.title ?? `${names.consumer} → ${names.provider}`, () => {
     for (const description of listed) {
-      test(description, async ({}, testInfo) => {
-        const pact = readPact(names);
-        const interaction = pact.interactions.find((i) => i.description === description);
-        expect(
-          interaction,
-          `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`,
-        ).toBeDefined();
-        const chosen = await target();
-        if ('skip' in chosen) return test.skip(true, chosen.skip);
-        const live = chosen;
-        // An unknown provider state fails here, before a recording is opened or a request sent.
-        resolveStates(live.vocabulary, live.name, interaction!);
-        // Undefined on the twins and replays, which cost nothing.
-        const guard = liveRequestGuard();
-        const recorded = await openRecordedProvider({
-          api,
-          test: description,
-          target: live,
-          ...(options.suite ? { suite: options.suite } : {}),
-          ...(options.recordWith ? { recordWith: options.recordWith } : {}),
-        });
-        const provider = recorded?.target ?? live;
-        testInfo.annotations.push({ type: 'provider', description: recorded?.describe ?? `${provider.name} at ${provider.baseUrl}` });
-        try {
-          const outcome = await verifyInteraction({
-            pact,
-            interaction: interaction!,
-            target: provider,
-            pactFile: testInfo.outputPath('pact.json'),
-            ...(guard ? { budget: { guard, api } } : {}),
-          });
-          if (outcome.status === 'skipped') {
-            test.skip(true, outcome.reason);
-            return;
-          }
-          await testInfo.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
-        } catch (caught) {
-          const { error, annotation } = recorded?.explain(caught, interaction!) ?? { error: caught };
-          if (annotation) testInfo.annotations.push(annotation);
-          if (error instanceof PactMismatchError) await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
-          throw error;
-        } finally {
-          const closed = await recorded?.close();
-          if (closed) testInfo.annotations.push(closed);
-          // A refused request has already failed verifyInteraction with the budget's error.
-          chargeToBudget(guard, api, testInfo);
-        }
-      });
+      test(description, ({}, testInfo) => verifyListed({ names, api, target, options }, description, testInfo));
     }
 
     if (options.wholeFile === false) return;
@@ -105,4 +59,59 @@ export function declarePactVerification(
       ).toEqual([]);
     });
   });
+}
+
+interface Declared {
+  readonly names: PactNames;
+  readonly api: RecordingApi;
+  readonly target: () => PactProvider | { skip: string } | Promise<PactProvider | { skip: string }>;
+  readonly options: VerificationOptions;
+}
+
+/** One interaction's test: found in the pact as it is now, verified against the (possibly recorded) provider, charged to the budget. */
+async function verifyListed({ names, api, target, options }: Declared, description: string, testInfo: TestInfo): Promise<void> {
+  const pact = readPact(names);
+  const interaction = pact.interactions.find((i) => i.description === description);
+  expect(interaction, `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`).toBeDefined();
+  const chosen = await target();
+  if ('skip' in chosen) return test.skip(true, chosen.skip);
+  // An unknown provider state fails here, before a recording is opened or a request sent.
+  resolveStates(chosen.vocabulary, chosen.name, interaction!);
+  // Undefined on the twins and replays, which cost nothing.
+  const guard = liveRequestGuard();
+  const recorded = await openRecordedProvider({
+    api,
+    test: description,
+    target: chosen,
+    ...(options.suite ? { suite: options.suite } : {}),
+    ...(options.recordWith ? { recordWith: options.recordWith } : {}),
+  });
+  const provider = recorded?.target ?? chosen;
+  testInfo.annotations.push({ type: 'provider', description: recorded?.describe ?? `${provider.name} at ${provider.baseUrl}` });
+  try {
+    const outcome = await verifyInteraction({
+      pact,
+      interaction: interaction!,
+      target: provider,
+      pactFile: testInfo.outputPath('pact.json'),
+      ...(guard ? { budget: { guard, api } } : {}),
+    });
+    if (outcome.status === 'skipped') return test.skip(true, outcome.reason);
+    await testInfo.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
+  } catch (caught) {
+    await explainFailure(caught, recorded, interaction!, testInfo);
+  } finally {
+    const closed = await recorded?.close();
+    if (closed) testInfo.annotations.push(closed);
+    // A refused request has already failed verifyInteraction with the budget's error.
+    chargeToBudget(guard, api, testInfo);
+  }
+}
+
+/** Rethrows a failed verification, told in the recording's terms when there is one, with Pact's report attached. */
+async function explainFailure(caught: unknown, recorded: RecordedProvider | undefined, interaction: PactInteraction, testInfo: TestInfo): Promise<never> {
+  const { error, annotation } = recorded?.explain(caught, interaction) ?? { error: caught };
+  if (annotation) testInfo.annotations.push(annotation);
+  if (error instanceof PactMismatchError) await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
+  throw error;
 }

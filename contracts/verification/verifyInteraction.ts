@@ -37,6 +37,9 @@ const STATE_SETUP_PATH = '/_pactSetup';
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
+/** The worker's guard and the API whose budget the Verifier's requests are charged to. */
+type Budget = { readonly guard: LiveRequestGuard; readonly api: LiveApi };
+
 export async function verifyInteraction(options: {
   pact: PactDocument;
   interaction: PactInteraction;
@@ -44,80 +47,132 @@ export async function verifyInteraction(options: {
   /** Where the one-interaction pact is written (the test's output folder). */
   pactFile: string;
   /** Live and record targets: the worker's guard, which counts the Verifier's requests as `api`'s and refuses them once the budget is spent. */
-  budget?: { readonly guard: LiveRequestGuard; readonly api: LiveApi };
+  budget?: Budget;
 }): Promise<VerificationOutcome> {
   const { pact, interaction, target, budget } = options;
   // Before anything is sent: a state the vocabulary does not know fails here, naming the known ones and the closest.
   const states = resolveStates(target.vocabulary, target.name, interaction);
-  // Live and record: an interaction that writes is skipped without the API's write flag, before any state is arranged.
-  // (The request filter below refuses it anyway, should one slip through.)
-  if (budget && isWriteMethod(interaction.request.method) && !budget.guard.writes[budget.api]) {
-    return {
-      status: 'skipped',
-      reason: `the interaction sends ${interaction.request.method.toUpperCase()} ${interaction.request.path}, which can write to the live ${budget.api} API: set ${WRITE_FLAGS[budget.api]}=1 to verify it (on a sandbox; what it creates is deleted)`,
-    };
-  }
+  const refusedWrite = writeRefusal(interaction, budget);
+  if (refusedWrite) return { status: 'skipped', reason: refusedWrite };
   const arranged: Arranged[] = [];
   try {
-    for (const state of states) {
-      const arrange = target.states[state.entry.name];
-      if (!arrange) {
-        throw new Error(
-          `No way to arrange the provider state "${state.entry.name}" on the ${target.name}. Fix: add it to the state table of this API (contracts/<api>/providerStates.ts).`,
-        );
-      }
-      const result = await arrange(state.params);
-      if (isUnavailable(result)) return { status: 'skipped', reason: `state "${state.entry.name}": ${result.skip}` };
-      arranged.push(result);
-    }
+    const unavailable = await arrangeStates(target, states, arranged);
+    if (unavailable) return { status: 'skipped', reason: unavailable };
     const values = Object.assign({}, ...arranged.map((a) => a.values ?? {})) as Record<string, string | number | boolean>;
     const headers = Object.assign({}, target.headers ?? {}, ...arranged.map((a) => a.headers ?? {})) as Record<string, string>;
     const requestAnswered = await target.beforeRequest?.();
     // The Verifier sends a User-Agent of its own unless the pact names one; a pact that names none means "without".
     const withoutUserAgent = !Object.keys(interaction.request.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent');
-
     const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
-    type FilterRequest = { method: string; url: string; headers: Record<string, string | string[] | undefined> };
-    let refused: LiveBudgetSpentError | undefined;
-    const requestFilter = (req: FilterRequest, res: ServerResponse, next: () => void) => {
-      if (!req.url.startsWith(STATE_SETUP_PATH)) {
-        try {
-          budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);
-        } catch (error) {
-          // Answered here, so the request never reaches the provider; the test fails with this error, not Pact's mismatch.
-          refused ??= error as LiveBudgetSpentError;
-          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end(refused.message);
-          return;
-        }
-        for (const [name, value] of Object.entries(headers)) req.headers[name.toLowerCase()] = value;
-        if (withoutUserAgent) delete req.headers['user-agent'];
-      }
-      next();
-    };
+    const filter = credentialFilter(headers, withoutUserAgent, budget);
 
-    let output: string[];
-    try {
-      const json = await new Verifier({
-        provider: pact.provider.name,
-        providerBaseUrl: target.baseUrl,
-        pactUrls: [writeSingleInteractionPact(pact, interaction, options.pactFile)],
-        logLevel: 'error',
-        stateHandlers,
-        requestFilter,
-      }).verifyProvider();
-      output = outputOf(json);
-    } catch (error) {
-      if (refused) throw refused;
-      const report = outputOf(error instanceof Error ? error.message : String(error));
-      throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
-    } finally {
-      requestAnswered?.();
-    }
-    if (refused) throw refused;
-    return { status: 'verified', report: output.join('\n') };
+    const report = await runVerifier({ pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter }, requestAnswered);
+    return { status: 'verified', report };
   } finally {
     for (const state of arranged.reverse()) await state.teardown?.();
   }
+}
+
+/**
+ * Pact's Verifier on the one-interaction pact; gives its report. A budget refusal wins over the mismatch it
+ * caused; `requestAnswered` is called however it ends.
+ */
+async function runVerifier(
+  run: {
+    pact: PactDocument;
+    interaction: PactInteraction;
+    target: PactProvider;
+    pactFile: string;
+    stateHandlers: Record<string, () => Promise<Record<string, string | number | boolean>>>;
+    filter: ReturnType<typeof credentialFilter>;
+  },
+  requestAnswered: (() => void) | void,
+): Promise<string> {
+  const { pact, interaction, target, filter } = run;
+  let output: string[];
+  try {
+    const json = await new Verifier({
+      provider: pact.provider.name,
+      providerBaseUrl: target.baseUrl,
+      pactUrls: [writeSingleInteractionPact(pact, interaction, run.pactFile)],
+      logLevel: 'error',
+      stateHandlers: run.stateHandlers,
+      requestFilter: filter.requestFilter,
+    }).verifyProvider();
+    output = outputOf(json);
+  } catch (error) {
+    filter.throwIfRefused();
+    const report = outputOf(error instanceof Error ? error.message : String(error));
+    throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
+  } finally {
+    requestAnswered?.();
+  }
+  filter.throwIfRefused();
+  return output.join('\n');
+}
+
+/**
+ * Live and record: why an interaction that writes is skipped without the API's write flag, before any state is
+ * arranged. (The request filter refuses it anyway, should one slip through.)
+ */
+function writeRefusal(interaction: PactInteraction, budget: Budget | undefined): string | undefined {
+  if (!budget || !isWriteMethod(interaction.request.method) || budget.guard.writes[budget.api]) return undefined;
+  return `the interaction sends ${interaction.request.method.toUpperCase()} ${interaction.request.path}, which can write to the live ${budget.api} API: set ${WRITE_FLAGS[budget.api]}=1 to verify it (on a sandbox; what it creates is deleted)`;
+}
+
+/**
+ * Arranges the states in order, pushing each onto `arranged` as it is made (so the caller tears down whatever
+ * was made, whatever happens next). Gives the skip reason of the first state the target cannot provide.
+ */
+async function arrangeStates(target: PactProvider, states: ReturnType<typeof resolveStates>, arranged: Arranged[]): Promise<string | undefined> {
+  for (const state of states) {
+    const arrange = target.states[state.entry.name];
+    if (!arrange) {
+      throw new Error(
+        `No way to arrange the provider state "${state.entry.name}" on the ${target.name}. Fix: add it to the state table of this API (contracts/<api>/providerStates.ts).`,
+      );
+    }
+    const result = await arrange(state.params);
+    if (isUnavailable(result)) return `state "${state.entry.name}": ${result.skip}`;
+    arranged.push(result);
+  }
+  return undefined;
+}
+
+type FilterRequest = { method: string; url: string; headers: Record<string, string | string[] | undefined> };
+
+/**
+ * The Verifier's request filter: adds the credentials (and drops its User-Agent when the pact names none) and
+ * charges each request to the budget. A request the budget refuses is answered 503 here; the first refusal is
+ * kept, and throwIfRefused() makes it the test's error instead of Pact's mismatch.
+ */
+function credentialFilter(
+  headers: Record<string, string>,
+  withoutUserAgent: boolean,
+  budget: Budget | undefined,
+): { requestFilter: (req: FilterRequest, res: ServerResponse, next: () => void) => void; throwIfRefused(): void } {
+  let refused: LiveBudgetSpentError | undefined;
+  const requestFilter = (req: FilterRequest, res: ServerResponse, next: () => void) => {
+    if (!req.url.startsWith(STATE_SETUP_PATH)) {
+      try {
+        budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);
+      } catch (error) {
+        // Answered here, so the request never reaches the provider; the test fails with this error, not Pact's mismatch.
+        refused ??= error as LiveBudgetSpentError;
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end(refused.message);
+        return;
+      }
+      for (const [name, value] of Object.entries(headers)) req.headers[name.toLowerCase()] = value;
+      if (withoutUserAgent) delete req.headers['user-agent'];
+    }
+    next();
+  };
+  return {
+    requestFilter,
+    throwIfRefused() {
+      if (refused) throw refused;
+    },
+  };
 }
 
 /** The report lines of the Verifier's JSON answer (its `output`), without colour codes; the raw text when it is not that JSON. */

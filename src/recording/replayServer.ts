@@ -14,7 +14,7 @@
  * (`x-harness-replay: miss`) naming the closest recorded request: never a 404,
  * which would be a statement about the service.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -59,23 +59,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const root = options.root ?? recordingsDir();
   const { api } = options;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const rules = rulesOf(api);
-  const book = options.book ?? allCassettes(root, api);
-  const byCassette = new Map<string, ReplayBook>();
+  const bookFor = bookChooser(root, api, options.book ?? allCassettes(root, api));
   const misses: string[] = [];
-
-  /** The book of one cassette named by the request header; a name outside the API's recordings is refused. */
-  const cassetteBook = (name: string): ReplayBook => {
-    const relativePath = cassetteName(name, api);
-    let found = byCassette.get(relativePath);
-    if (!found) {
-      const path = join(root, relativePath);
-      if (!existsSync(path)) throw new ReplayServerError(`${CASSETTE_HEADER} names ${relativePath}, which is not a cassette under ${root}/`);
-      found = new ReplayBook(rules, [{ source: relativePath, interactions: readCassette(path).interactions }], { cycle: true });
-      byCassette.set(relativePath, found);
-    }
-    return found;
-  };
 
   let origin = '';
   const server = createServer((req, res) => {
@@ -88,30 +73,15 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
-    // The recorder stored the path as the WHATWG URL parser gives it; parse the same way.
-    const url = new URL(req.url ?? '/', 'http://replay.invalid');
-    const path = url.pathname + url.search;
-    const reqheaders = Object.fromEntries(
-      Object.entries(req.headers)
-        .filter(([name]) => name !== CASSETTE_HEADER)
-        .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
-    );
-    const selected = req.headers[CASSETTE_HEADER];
+    const { method, path, reqheaders, body } = await requestOf(req);
     let found: { interaction: Interaction; source: string };
     try {
-      const from = typeof selected === 'string' && selected.trim() ? cassetteBook(selected.trim()) : book;
-      found = from.answer({ method: req.method ?? 'GET', path, reqheaders, body: parseBody(body) });
+      found = bookFor(req.headers[CASSETTE_HEADER]).answer({ method, path, reqheaders, body: parseBody(body) });
     } catch (error) {
-      if (error instanceof ReplayServerError) {
-        log(`replay-server (${api}): ${error.message}`);
-        refuse(res, 'no-cassette', { replay: 'no cassette', message: error.message });
-        return;
-      }
-      if (!(error instanceof ReplayMiss)) throw error;
-      misses.push(error.message);
-      log(`replay-server (${api}): miss: ${error.message}`);
-      refuse(res, 'miss', { replay: 'no recording', message: error.message });
+      if (!(error instanceof ReplayServerError || error instanceof ReplayMiss)) throw error;
+      if (error instanceof ReplayMiss) misses.push(error.message);
+      log(`replay-server (${api}): ${error instanceof ReplayMiss ? 'miss: ' : ''}${error.message}`);
+      refuse(res, ...refusalOf(error));
       return;
     }
     const { status, headers, body: served } = servedAnswer(found.interaction, originRewrite(found.interaction.scope, origin));
@@ -121,30 +91,78 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     res.end(served);
   }
 
+  origin = await listen(server, options.port ?? 0);
+  return {
+    url: origin,
+    misses: () => [...misses],
+    close: () => closeNow(server),
+  };
+}
+
+/** Stops listening and drops open connections (a client's keep-alive must not hold the close). */
+function closeNow(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** The 501 for a request no book answers: the named cassette is not there, or nothing recorded matches. */
+function refusalOf(error: ReplayServerError | ReplayMiss): [kind: string, body: { replay: string; message: string }] {
+  return error instanceof ReplayMiss
+    ? ['miss', { replay: 'no recording', message: error.message }]
+    : ['no-cassette', { replay: 'no cassette', message: error.message }];
+}
+
+/**
+ * Which book answers a request: the one of the cassette its header names (read once, then kept),
+ * or `book` when it names none. A name outside the API's recordings is refused.
+ */
+function bookChooser(root: string, api: RecordingApi, book: ReplayBook): (selected: string | string[] | undefined) => ReplayBook {
+  const rules = rulesOf(api);
+  const byCassette = new Map<string, ReplayBook>();
+  const cassetteBook = (name: string): ReplayBook => {
+    const relativePath = cassetteName(name, api);
+    let found = byCassette.get(relativePath);
+    if (!found) {
+      const path = join(root, relativePath);
+      if (!existsSync(path)) throw new ReplayServerError(`${CASSETTE_HEADER} names ${relativePath}, which is not a cassette under ${root}/`);
+      found = new ReplayBook(rules, [{ source: relativePath, interactions: readCassette(path).interactions }], { cycle: true });
+      byCassette.set(relativePath, found);
+    }
+    return found;
+  };
+  return (selected) => (typeof selected === 'string' && selected.trim() ? cassetteBook(selected.trim()) : book);
+}
+
+/** The request as the recorder stored it: path and query, headers as strings (the cassette header left out), raw body. */
+async function requestOf(req: IncomingMessage): Promise<{ method: string; path: string; reqheaders: Record<string, string>; body: string }> {
+  const body = await readBody(req);
+  // The recorder stored the path as the WHATWG URL parser gives it; parse the same way.
+  const url = new URL(req.url ?? '/', 'http://replay.invalid');
+  const reqheaders = Object.fromEntries(
+    Object.entries(req.headers)
+      .filter(([name]) => name !== CASSETTE_HEADER)
+      .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
+  return { method: req.method ?? 'GET', path: url.pathname + url.search, reqheaders, body };
+}
+
+/** Listens on 127.0.0.1 and gives the origin the served URLs are rewritten to. */
+async function listen(server: Server, port: number): Promise<string> {
   // A malformed request line never reaches the handler; answer it and keep serving.
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     else socket.destroy();
   });
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  return {
-    url: origin,
-    misses: () => [...misses],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** One cycling book over every raw cassette of the API; no cassette at all is an error with the fix. */

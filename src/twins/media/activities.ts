@@ -52,7 +52,10 @@ export function addActivity(state: SeedTarget, input: ActivityInput, id: string 
   );
 }
 
-/** The activity a newly created record makes, if its type makes one. */
+/**
+ * The activity a newly created record makes, if its type makes one. Kept whole, one switch: each case is the rule for one
+ * type, and side by side they show which types make activities at all.
+ */
 export function activityFor(record: MediaRecord): ActivityInput | undefined {
   const time = String(record.attributes['createdAt']);
   const user = storedOne(record, 'user');

@@ -43,6 +43,10 @@ function rows(target: SeedTarget, type: string, base: string, list: readonly Row
 
 const user = (id: number | string): Ref => ref('users', id);
 
+/**
+ * The seeded users, then what hangs on them (roles, profile links, follows, blocks, linked accounts,
+ * favorites, stats). One piece because it reads as the data it builds: each table's rows point at ids put above.
+ */
 function seedUsers(target: SeedTarget): void {
   for (const seeded of SEEDED_USERS) {
     const id = Number(seeded.id);
@@ -134,6 +138,10 @@ function seedUsers(target: SeedTarget): void {
   ]);
 }
 
+/**
+ * Each seeded user's library entries and their logs. One piece: the rows are the data, one line per entry,
+ * and the `entry` shorthand only makes sense beside them.
+ */
 function seedLibraries(target: SeedTarget): void {
   const entry = (status: string, progress: number, ratingTwenty: number | null, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
     status,
@@ -220,6 +228,10 @@ function seedLibraries(target: SeedTarget): void {
   ]);
 }
 
+/**
+ * Posts, comments, likes, follows, reactions, reports, announcements and uploads. One piece: it reads as the
+ * feed it builds, and later rows (likes, replies) point at the ids of the rows above them.
+ */
 function seedSocial(target: SeedTarget): void {
   const post = (content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
     content,
@@ -282,6 +294,11 @@ function seedSocial(target: SeedTarget): void {
   ]);
 }
 
+/**
+ * The groups and everything hung on them: members, permissions, neighbours, invites, tickets, reports, bans,
+ * notes, leader chat, action logs. One piece: each table's rows link by id to rows put above it, so it reads
+ * as the data top to bottom.
+ */
 function seedGroups(target: SeedTarget): void {
   rows(target, 'groupCategories', '2017-06-01', [
     [{ slug: 'anime-manga', name: 'Anime & Manga', description: 'Talk about what you watch and read.' }],
@@ -383,7 +400,10 @@ function seedGroups(target: SeedTarget): void {
   rows(target, 'groupActionLogs', '2024-06-10', [[{ verb: 'invited' }, { user: user(1), group: ref('groups', groupId), target: ref('groupInvites', 1) }]]);
 }
 
-/** Activities of the seeded posts, comments, likes, follows, library entries and invites, with fixed ids. */
+/**
+ * Activities of the seeded posts, comments, likes, follows, library entries and invites, with fixed ids. One
+ * list: the activity ids count up in the order written, so the order of the lines is the data.
+ */
 function seedActivities(target: SeedTarget): void {
   let n = 0;
   const id = (): string => {

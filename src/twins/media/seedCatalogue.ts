@@ -389,6 +389,10 @@ function popularity(id: number, adult: boolean): { averageRating: string; userCo
   return { averageRating, userCount };
 }
 
+/**
+ * One kind's media rows, named titles first and generated ones after. Kept whole: the row literal is
+ * the shape of a media resource, attribute by attribute, and reads best as one record.
+ */
 function seedMedia(target: SeedTarget, kind: 'anime' | 'manga'): void {
   const count = kind === 'anime' ? MEDIA_SEED.animeCount : MEDIA_SEED.mangaCount;
   const adult: readonly string[] = kind === 'anime' ? MEDIA_SEED.adultAnimeIds : MEDIA_SEED.adultMangaIds;
@@ -475,6 +479,10 @@ const EPISODE_TITLES = [
   'Jupiter Jazz (Part 1)',
 ];
 
+/**
+ * Episodes and chapters of the seeded titles. One piece: the unit ids run on across titles (a shared
+ * counter), so the calls read as the numbered list they produce.
+ */
 function seedUnits(target: SeedTarget): void {
   let episodeId = 0;
   const episodes = (animeId: number, count: number, titleOf: (n: number) => string, airdate: string): void => {
@@ -550,6 +558,11 @@ function putAll(
   });
 }
 
+/**
+ * The catalogue, top to bottom: categories, anime and manga, their units, then streaming, characters,
+ * people, producers and the links between them. One function because it reads as the data it builds:
+ * each block links by id to rows put above it, in the order the suites' ids count from.
+ */
 export function seedCatalogue(target: SeedTarget): void {
   CATEGORIES.forEach(([title, description, parent, nsfw], index) => {
     const id = index + 1;

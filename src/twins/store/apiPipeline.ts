@@ -59,6 +59,10 @@ interface PipelineInput {
   readonly headers: Record<string, string>;
 }
 
+/**
+ * The store API's checks in the order the real service makes them, numbered as the rules they enforce.
+ * One function because the order is the point: which error wins when several apply is decided by reading down.
+ */
 async function runPipeline(req: IncomingMessage, input: PipelineInput, deps: ApiPipelineDeps): Promise<TwinResponse> {
   const method = req.method ?? 'GET';
 

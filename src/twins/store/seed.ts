@@ -130,7 +130,10 @@ export function seedCatalog(store: StoreState, blueprint: StoreBlueprint): void 
   for (let index = 0; index < blueprint.products; index += 1) seedProduct(store, index, leaves);
 }
 
-/** Builds the category tree depth first; answers the ids of its leaves. */
+/**
+ * Builds the category tree depth first; answers the ids of its leaves. One function: the ids and creation times
+ * count up in the order the nested loops visit the tree.
+ */
 function seedCategories(store: StoreState, shape: CategoryTreeShape): number[] {
   const { languages } = store;
   const leaves: number[] = [];
@@ -174,6 +177,10 @@ function seedCategories(store: StoreState, shape: CategoryTreeShape): number[] {
   return leaves;
 }
 
+/**
+ * One seeded product with its variants and images. Kept whole: every field derives from `index`, and the
+ * ids it takes in turn (product, variants, images) must stay in this order for the seed to be the same on every start.
+ */
 function seedProduct(store: StoreState, index: number, leaves: readonly number[]): void {
   const { languages } = store;
   const createdAt = SEED_PRODUCTS_FROM_MS + index * 13 * MINUTE_MS;

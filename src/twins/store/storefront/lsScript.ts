@@ -7,6 +7,7 @@ import type { StoreTwinBreak } from '../twinBreaks.ts';
  * is shown and every registered callback is called with one argument, that
  * variant's object from the page's `#ls-variants` JSON.
  * Plain ES5 in a string: it runs in the shopper's browser, not in Node.
+ * One function: its body is the script the browser runs, one template string, read as the ES5 it is.
  */
 export function lsScript(twinBreak: StoreTwinBreak | undefined): string {
   const call = twinBreak === 'storefront-callback-without-variant' ? 'callback();' : 'callback(copyOf(variant));';
