@@ -80,6 +80,10 @@ function section(report: DriftReport, kind: FindingKind): string[] {
   return lines.length > 0 ? lines : ['None.', ''];
 }
 
+/**
+ * drift.md. One literal, kept whole: it is the document top to bottom (summary, table, sections), and its parts
+ * with logic of their own (section, findingLines, cassetteHeading) are named above.
+ */
 export function renderDriftMarkdown(report: DriftReport): string {
   const lines = [
     '# Drift report',
@@ -151,6 +155,7 @@ export function writeDriftReport(report: DriftReport, dir = DRIFT_REPORT_DIR, al
 /**
  * An Allure 2/3 result (what allure-playwright writes): `<uuid>-result.json`
  * naming its attachments, each `<uuid>-attachment.<ext>` in the same directory.
+ * Kept in one piece: most of it is the result's literal, read field by field against what allure-playwright writes.
  */
 function writeAllureResult(report: DriftReport, markdown: string, json: string, resultsDir: string): string {
   mkdirSync(resultsDir, { recursive: true });

@@ -55,6 +55,10 @@ export function cassettesOf(root: string, api: RecordingApi): string[] {
   return listCassettes(root, 'raw').filter((path) => path.startsWith(`${api}/`));
 }
 
+/**
+ * Serves the recorded answers of `api` over HTTP. Kept as one: `answer` shares the book chooser, the misses and
+ * the origin (known only once listening) with the server it is handed to; its steps are named functions.
+ */
 export async function startReplayServer(options: ReplayServerOptions): Promise<ReplayServer> {
   const root = options.root ?? recordingsDir();
   const { api } = options;

@@ -55,6 +55,10 @@ function toIssues(errors: readonly ErrorObject[]): SchemaIssue[] {
   return issues;
 }
 
+/**
+ * One schema error as a path and a message. One switch, one case per Ajv keyword: side by side they show how each
+ * keyword is worded, and the propertyNames step after them applies to every case.
+ */
 function toIssue(error: ErrorObject): SchemaIssue {
   const params = error.params as Record<string, unknown>;
   const title = titleOf(error.parentSchema);

@@ -71,7 +71,10 @@ function clockReading(store: StoreState): { now: number; iso: string } {
   return { now, iso: new Date(now).toISOString() };
 }
 
-/** POST /__twin/stores body: every field optional, each checked with a message naming it. */
+/**
+ * POST /__twin/stores body: every field optional, each checked with a message naming it. Kept whole: the checks run
+ * in field order, so the first bad field's message wins, and each default reads the one before (mainLanguage from languages, both from the preset).
+ */
 function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint: StoreBlueprint; options: CreatedStoreOptions } {
   const preset = body['preset'] ?? 'multi-language';
   if (preset !== 'multi-language' && preset !== 'single-language') {

@@ -34,6 +34,10 @@ const NO_QUERY: JsonApiQuery = Object.freeze({
   echo: [],
 });
 
+/**
+ * The JSON:API parameters of a query. One loop over the parameters in the order they came: the first malformed one
+ * decides the 400, so the refusals stay beside the members they refuse.
+ */
 export function parseJsonApiQuery(query: URLSearchParams): JsonApiQuery {
   if (query.size === 0) return NO_QUERY;
   let include: string | undefined;

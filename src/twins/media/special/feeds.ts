@@ -41,7 +41,10 @@ function sameRef(ref: Ref | null, type: string, id: string): boolean {
   return ref !== null && ref.type === type && ref.id === id;
 }
 
-/** The feed a path names, if the viewer may see it; 403 otherwise (unknown groups included, as on the real service). */
+/**
+ * The feed a path names, if the viewer may see it; 403 otherwise (unknown groups included, as on the real service).
+ * One switch, one case per feed group: side by side they show who may open which feed and which activities it holds.
+ */
 function openFeed(context: ApiContext, rawGroup: string | undefined, rawId: string | undefined): Feed {
   const group = decodeSegment(rawGroup ?? '') as FeedGroup;
   const id = decodeSegment(rawId ?? '');

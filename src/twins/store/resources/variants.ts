@@ -43,6 +43,8 @@ const MAX_DECIMAL = 999_999_999;
  * Reads one variant of a create body. Messages follow the real service's
  * variant errors, which come in the mixed 422 form (field notes, errors.json
  * "422 mixed"): `The price must be at least 0.`
+ * Kept in one piece: the decimal and text readers close over this input and its errors, and the list of fields
+ * below reads as the variant's writable fields in the order their errors are reported.
  */
 export function readVariantDraft(input: unknown, languages: readonly string[], errors: FieldErrors): VariantDraft | undefined {
   if (!isJsonObject(input)) {
