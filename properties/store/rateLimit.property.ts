@@ -207,10 +207,9 @@ export interface BucketPropertyOptions {
   readonly replayPath?: string | undefined;
 }
 
-/** The property: any sequence of commands keeps provider and model in agreement. */
-export function bucketModelProperty(options: BucketPropertyOptions): fc.IAsyncProperty<[Iterable<BucketCommand>]> {
+/** What fast-check draws commands from: sized by the plan, so bursts and pauses land on the bucket's edges. */
+function commandArbitraries(options: BucketPropertyOptions, plan: PlanBucket): fc.Arbitrary<BucketCommand>[] {
   const tol = options.toleranceMs;
-  const plan = bucketOfPlan(options.plan ?? 'standard');
   const size = plan.bucketSize;
   const waits = Math.min(options.maxWaitMs, size * plan.msPerLeak);
   const arbitraries: fc.Arbitrary<BucketCommand>[] = [
@@ -228,8 +227,15 @@ export function bucketModelProperty(options: BucketPropertyOptions): fc.IAsyncPr
       fc.nat(1).map((s) => new SwitchStore(s)),
     );
   }
+  return arbitraries;
+}
+
+/** The property: any sequence of commands keeps provider and model in agreement. */
+export function bucketModelProperty(options: BucketPropertyOptions): fc.IAsyncProperty<[Iterable<BucketCommand>]> {
+  const tol = options.toleranceMs;
+  const plan = bucketOfPlan(options.plan ?? 'standard');
   return fc.asyncProperty(
-    fc.commands(arbitraries, { maxCommands: options.maxCommands, ...(options.replayPath ? { replayPath: options.replayPath } : {}) }),
+    fc.commands(commandArbitraries(options, plan), { maxCommands: options.maxCommands, ...(options.replayPath ? { replayPath: options.replayPath } : {}) }),
     async (commands) => {
       const world = await options.open();
       try {

@@ -43,8 +43,24 @@ export interface Installation {
   readonly client: StoreClient;
 }
 
+/** Trades the redirect's code for the store's token and answers a client on that store. */
 export async function exchangeCode(options: ExchangeCodeOptions): Promise<Installation> {
   const clientId = String(options.clientId);
+  checkOptions(options, clientId);
+  const url = new URL(TOKEN_PATH, options.authUrl ?? REAL_AUTH_URL);
+  const { status, text } = await postCode(url, options, clientId);
+  const { token, storeId, scope } = readTokenAnswer(url, status, text, options, clientId);
+  const apiUrl = (options.apiUrl ?? REAL_API_URL).replace(/\/+$/, '');
+  return {
+    storeId,
+    accessToken: token,
+    scopes: typeof scope === 'string' ? scope.split(/[\s,]+/).filter(Boolean) : [],
+    client: new StoreClient({ ...options.client, baseUrl: `${apiUrl}/${STORE_CONTRACT.version}/${storeId}`, token, userAgent: options.userAgent }),
+  };
+}
+
+/** Refuses an empty setting before anything is sent: each is named, so the fix is plain. */
+function checkOptions(options: ExchangeCodeOptions, clientId: string): void {
   for (const [name, value] of [
     ['clientId', clientId],
     ['clientSecret', options.clientSecret],
@@ -53,7 +69,10 @@ export async function exchangeCode(options: ExchangeCodeOptions): Promise<Instal
   ] as const) {
     if (!value?.trim()) throw new InstallError('INSTALL_ERR_CONFIG', `${name} is empty. Fix: pass the app's ${name} (the code comes from the redirect).`);
   }
-  const url = new URL(TOKEN_PATH, options.authUrl ?? REAL_AUTH_URL);
+}
+
+/** POST /apps/authorize/token with the code; no answer at all is a transport error, any answer is read by the caller. */
+async function postCode(url: URL, options: ExchangeCodeOptions, clientId: string): Promise<{ status: number; text: string }> {
   const body = {
     client_id: clientId,
     client_secret: options.clientSecret,
@@ -61,8 +80,6 @@ export async function exchangeCode(options: ExchangeCodeOptions): Promise<Instal
     code: options.code,
     ...(options.redirectUri === undefined ? {} : { redirect_uri: options.redirectUri }),
   };
-  let status: number;
-  let text: string;
   try {
     const answer = await request(url, {
       method: 'POST',
@@ -70,8 +87,7 @@ export async function exchangeCode(options: ExchangeCodeOptions): Promise<Instal
       body: JSON.stringify(body),
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     });
-    status = answer.statusCode;
-    text = await answer.body.text();
+    return { status: answer.statusCode, text: await answer.body.text() };
   } catch (error) {
     throw new InstallError(
       'INSTALL_ERR_TRANSPORT',
@@ -81,6 +97,16 @@ export async function exchangeCode(options: ExchangeCodeOptions): Promise<Instal
       },
     );
   }
+}
+
+/** The token endpoint's answer: a refusal explained, or the documented grant; anything else names what came back, secrets redacted. */
+function readTokenAnswer(
+  url: URL,
+  status: number,
+  text: string,
+  options: ExchangeCodeOptions,
+  clientId: string,
+): { token: string; storeId: string; scope: unknown } {
   const json = parse(text);
   const token = json?.['access_token'];
   // What the endpoint echoes must not carry the secret, the code or a token into a message.
@@ -101,15 +127,7 @@ export async function exchangeCode(options: ExchangeCodeOptions): Promise<Instal
       { status },
     );
   }
-  const storeId = String(userId);
-  const scope = json?.['scope'];
-  const apiUrl = (options.apiUrl ?? REAL_API_URL).replace(/\/+$/, '');
-  return {
-    storeId,
-    accessToken: token,
-    scopes: typeof scope === 'string' ? scope.split(/[\s,]+/).filter(Boolean) : [],
-    client: new StoreClient({ ...options.client, baseUrl: `${apiUrl}/${STORE_CONTRACT.version}/${storeId}`, token, userAgent: options.userAgent }),
-  };
+  return { token, storeId: String(userId), scope: json?.['scope'] };
 }
 
 function parse(text: string): Record<string, unknown> | undefined {

@@ -164,11 +164,12 @@ export function consoleReport(outcomes: readonly Outcome[], seconds: number): st
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** reports/breaks/report.md: the breaks and the deviations side by side, with the tests behind each verdict. */
-export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: number; command: string }): string {
-  const breaks = outcomes.filter((o): o is BreakOutcome => o.type === 'break');
-  const deviations = outcomes.filter((o): o is DeviationOutcome => o.type === 'deviation');
-  const verdictOf = (o: BreakOutcome) =>
+/** One table row: each cell escaped so a pipe or a line break in a message cannot split it. */
+const row = (cells: readonly string[]): string => cells.map(cell).join(' | ').replace(/^/, '| ').replace(/$/, ' |');
+
+/** A break's row: what it breaks, the verdict, and the failed tests (or what survived as observations). */
+function breakRow(o: BreakOutcome): string {
+  const verdict =
     o.verdict.verdict === 'caught'
       ? `caught by ${o.verdict.by.map((r) => `\`${r}\``).join(', ')}`
       : o.verdict.verdict === 'wrong-rule'
@@ -176,12 +177,41 @@ export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: nu
         : o.verdict.verdict === 'survived'
           ? '**survived**'
           : `**error**: ${o.verdict.error}`;
-  const testsOf = (o: BreakOutcome) =>
+  const tests =
     o.verdict.verdict === 'caught' || o.verdict.verdict === 'wrong-rule'
       ? o.verdict.tests.map((t) => `${t.title} — ${t.message ?? ''}`).join('<br>')
       : o.verdict.verdict === 'survived'
         ? o.verdict.observations.map((d) => `observation: ${d}`).join('<br>')
         : '';
+  return row([
+    o.api,
+    `${o.name}${o.heldOut ? ' (held out)' : ''}: ${o.what}`,
+    o.kind,
+    o.rules.map((r) => `\`${r}\``).join(', '),
+    verdict,
+    tests,
+    pactText(o.pact).replace(/^pact: /, ''),
+  ]);
+}
+
+/** A deviation's row: green or red, and the red tests. */
+function deviationRow(o: DeviationOutcome): string {
+  return row([
+    o.api,
+    `${o.name}${o.heldOut ? ' (held out)' : ''}: ${o.what}`,
+    o.verdict.verdict === 'green'
+      ? `green${o.verdict.observations.length ? ` (${o.verdict.observations.length} observations)` : ''}`
+      : o.verdict.verdict === 'red'
+        ? '**red**'
+        : `**error**: ${o.verdict.error}`,
+    o.verdict.verdict === 'red' ? o.verdict.tests.map((t) => `${t.run === 'pact' ? 'pact: ' : ''}${t.title} — ${t.message ?? ''}`).join('<br>') : '',
+  ]);
+}
+
+/** reports/breaks/report.md: the breaks and the deviations side by side, with the tests behind each verdict. */
+export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: number; command: string }): string {
+  const breaks = outcomes.filter((o): o is BreakOutcome => o.type === 'break');
+  const deviations = outcomes.filter((o): o is DeviationOutcome => o.type === 'deviation');
   const lines = [
     '# Can the suites fail? (`npm run breaks`)',
     '',
@@ -193,42 +223,13 @@ export function markdownReport(outcomes: readonly Outcome[], meta: { seconds: nu
     '',
     '| API | Break | Kind | Rules it breaks | Verdict | Failed tests (or observations) | Pact |',
     '|---|---|---|---|---|---|---|',
-    ...breaks.map((o) =>
-      [
-        o.api,
-        `${o.name}${o.heldOut ? ' (held out)' : ''}: ${o.what}`,
-        o.kind,
-        o.rules.map((r) => `\`${r}\``).join(', '),
-        verdictOf(o),
-        testsOf(o),
-        pactText(o.pact).replace(/^pact: /, ''),
-      ]
-        .map(cell)
-        .join(' | ')
-        .replace(/^/, '| ')
-        .replace(/$/, ' |'),
-    ),
+    ...breaks.map(breakRow),
     '',
     '## Deviations',
     '',
     '| API | Deviation | Verdict | Red tests (first line of the failure) |',
     '|---|---|---|---|',
-    ...deviations.map((o) =>
-      [
-        o.api,
-        `${o.name}${o.heldOut ? ' (held out)' : ''}: ${o.what}`,
-        o.verdict.verdict === 'green'
-          ? `green${o.verdict.observations.length ? ` (${o.verdict.observations.length} observations)` : ''}`
-          : o.verdict.verdict === 'red'
-            ? '**red**'
-            : `**error**: ${o.verdict.error}`,
-        o.verdict.verdict === 'red' ? o.verdict.tests.map((t) => `${t.run === 'pact' ? 'pact: ' : ''}${t.title} — ${t.message ?? ''}`).join('<br>') : '',
-      ]
-        .map(cell)
-        .join(' | ')
-        .replace(/^/, '| ')
-        .replace(/$/, ' |'),
-    ),
+    ...deviations.map(deviationRow),
     '',
   ];
   return lines.join('\n');

@@ -62,47 +62,56 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     await handle(req, res, parseRequestTarget(req.url ?? '/'), requestOrigin(req, ownHost));
   }
 
-  function rawResponse(status: number, detail: string): string {
-    const statusText = STATUS_CODES[status] ?? 'Error';
-    const error = rawError(status, statusText, detail);
-    return [
-      `HTTP/1.1 ${status} ${statusText}`,
-      `Content-Type: ${error.contentType}`,
-      `Content-Length: ${Buffer.byteLength(error.body)}`,
-      ...Object.entries(error.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
-      'Connection: close',
-      '',
-      error.body,
-    ].join('\r\n');
-  }
+  answerUnparseable(server, rawError, unparseable);
+  await listen(server, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  ownHost = `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  // Requests Node cannot parse (bad method token, header overflow, bad framing)
-  // still get an answer in the twin's error format.
+  return { url: `http://${ownHost}`, close: () => closeServer(server) };
+}
+
+/** An answer written straight to the socket, for a request Node could not hand to the twin as a request. */
+function rawResponse(rawError: HttpServerOptions['rawError'], status: number, detail: string): string {
+  const statusText = STATUS_CODES[status] ?? 'Error';
+  const error = rawError(status, statusText, detail);
+  return [
+    `HTTP/1.1 ${status} ${statusText}`,
+    `Content-Type: ${error.contentType}`,
+    `Content-Length: ${Buffer.byteLength(error.body)}`,
+    ...Object.entries(error.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+    '',
+    error.body,
+  ].join('\r\n');
+}
+
+/** Requests Node cannot parse, and CONNECT, are answered on the socket in the twin's error format. */
+function answerUnparseable(server: Server, rawError: HttpServerOptions['rawError'], unparseable: HttpServerOptions['unparseable']): void {
+  // Bad method token, header overflow, bad framing: 431 for the overflow, 408 for a timeout, 400 for the rest.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    socket.end(rawResponse(status, error.code === 'HPE_HEADER_OVERFLOW' ? unparseable.headersTooLarge : unparseable.malformed));
+    socket.end(rawResponse(rawError, status, error.code === 'HPE_HEADER_OVERFLOW' ? unparseable.headersTooLarge : unparseable.malformed));
   });
   // CONNECT is not an API call; without a listener Node would drop the socket silently.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => {});
-    socket.end(rawResponse(405, unparseable.connect));
+    socket.end(rawResponse(rawError, 405, unparseable.connect));
   });
+}
 
-  await new Promise<void>((resolve, reject) => {
+/** Resolves once the server listens; a failure to listen (port taken) rejects. */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
-  ownHost = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-
-  return { url: `http://${ownHost}`, close: () => closeServer(server) };
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -53,7 +53,11 @@ export function readResourceDocument(body: unknown, definition: ResourceDefiniti
     if (String(id) !== urlId)
       throw JsonApiError.of(400, 'Key is not included in URL', `The URL does not support the key ${String(id)}`, ERROR_CODES.keyNotIncludedInUrl);
   }
+  return { attributes: readAttributes(data, definition, action), relationships: readRelationships(data, definition, action) };
+}
 
+/** The attributes a write may set: each must be one the action may write (some only on create). */
+function readAttributes(data: Readonly<Record<string, unknown>>, definition: ResourceDefinition, action: 'create' | 'update'): Map<string, unknown> {
   const attributes = new Map<string, unknown>();
   const rawAttributes = data['attributes'];
   if (rawAttributes !== undefined && rawAttributes !== null) {
@@ -66,7 +70,15 @@ export function readResourceDocument(body: unknown, definition: ResourceDefiniti
       attributes.set(name, value);
     }
   }
+  return attributes;
+}
 
+/** The relationships a write may set, each `{"data": ...}` linkage checked against the types it may point at. */
+function readRelationships(
+  data: Readonly<Record<string, unknown>>,
+  definition: ResourceDefinition,
+  action: 'create' | 'update',
+): Map<string, Ref | null | Ref[]> {
   const relationships = new Map<string, Ref | null | Ref[]>();
   const rawRelationships = data['relationships'];
   if (rawRelationships !== undefined && rawRelationships !== null) {
@@ -91,5 +103,5 @@ export function readResourceDocument(body: unknown, definition: ResourceDefiniti
       }
     }
   }
-  return { attributes, relationships };
+  return relationships;
 }
