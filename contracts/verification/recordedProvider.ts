@@ -125,28 +125,7 @@ async function replay(id: CassetteId, target: PactProvider, recordWith: string):
   return {
     target: { ...target, name: service, baseUrl: rebase(target.baseUrl, server.url) },
     describe: `${service}, replayed from ${raw} at ${server.url}`,
-    explain: (error, interaction) => {
-      if (!(error instanceof PactMismatchError)) return { error };
-      const misses = server.misses();
-      if (misses.length > 0) {
-        return {
-          error: new Error(
-            `The recording ${raw} does not hold what the Verifier sent, so this failure says nothing about the service: ${misses.map((m) => m.replace(/\.$/, '')).join(' | ')}. ` +
-              'The pact or the states changed since it was recorded: record the contracts again (npm run record).',
-          ),
-          annotation: { type: 'replay', description: `stale recording: ${misses.length} request(s) the Verifier sent were not recorded` },
-        };
-      }
-      const origin = recordedOrigin(raw);
-      const where = origin ? `${raw} (from ${origin})` : raw;
-      return {
-        error: new RecordedServiceFinding(interaction, service, where, error.report),
-        annotation: {
-          type: 'finding',
-          description: `the ${service} breaks this interaction as recorded in ${where}: a finding about the service, not a harness bug`,
-        },
-      };
-    },
+    explain: explainReplayFailure(raw, service, () => server.misses()),
     close: async () => {
       await server.close();
       nock.disableNetConnect();
@@ -158,6 +137,35 @@ async function replay(id: CassetteId, target: PactProvider, recordWith: string):
         description: `${outcome.unused.length} of ${outcome.interactions} recorded request(s) were not sent (first: ${first.method} ${first.path}); the verification sends less than when it was recorded`,
       };
     },
+  };
+}
+
+/**
+ * What a failed verification against a replay means: requests the recording does not hold make it stale (it says
+ * nothing about the service); otherwise the recorded service breaks the interaction, a finding about the service.
+ */
+function explainReplayFailure(raw: string, service: string, missesSoFar: () => readonly string[]): RecordedProvider['explain'] {
+  return (error, interaction) => {
+    if (!(error instanceof PactMismatchError)) return { error };
+    const misses = missesSoFar();
+    if (misses.length > 0) {
+      return {
+        error: new Error(
+          `The recording ${raw} does not hold what the Verifier sent, so this failure says nothing about the service: ${misses.map((m) => m.replace(/\.$/, '')).join(' | ')}. ` +
+            'The pact or the states changed since it was recorded: record the contracts again (npm run record).',
+        ),
+        annotation: { type: 'replay', description: `stale recording: ${misses.length} request(s) the Verifier sent were not recorded` },
+      };
+    }
+    const origin = recordedOrigin(raw);
+    const where = origin ? `${raw} (from ${origin})` : raw;
+    return {
+      error: new RecordedServiceFinding(interaction, service, where, error.report),
+      annotation: {
+        type: 'finding',
+        description: `the ${service} breaks this interaction as recorded in ${where}: a finding about the service, not a harness bug`,
+      },
+    };
   };
 }
 

@@ -204,7 +204,6 @@ function checkShards(wf: Workflow, root: YAMLMap, jobs: readonly Job[]): void {
     const matrix = mapAt(mapAt(job.node, 'strategy'), 'matrix');
     const shardNode = matrix?.get('shard', true);
     const shards = isSeq(shardNode) ? shardNode.items.map((item) => textOf(item)) : undefined;
-    const total = shards?.length ?? 0;
     const onlyShards = matrix !== undefined && matrix.items.length === 1;
     const runs = job.steps.flatMap((step) => {
       const run = step.node.get('run', true);
@@ -222,26 +221,32 @@ function checkShards(wf: Workflow, root: YAMLMap, jobs: readonly Job[]): void {
     }
     const jobBlob = textOf(mapAt(job.node, 'env')?.get('HARNESS_BLOB_REPORT', true));
     for (const { step, run, text } of runs) {
-      const args = [...text.matchAll(SHARD_ARG)];
-      if (args.length === 0) wf.report(run, 'shard', `job "${job.id}": write the shard as --shard=\${{ matrix.shard }}/N`);
-      for (const [arg, index, count] of args) {
-        if (!shards) {
-          wf.report(run, 'shard', `job "${job.id}" passes ${arg} but has no strategy.matrix.shard to run the other shards`);
-          continue;
-        }
-        if (!MATRIX_SHARD.test(index!)) wf.report(run, 'shard', `job "${job.id}": the shard index in ${arg} must be \${{ matrix.shard }}`);
-        const countOk = count === String(total) || (JOB_TOTAL.test(count!) && onlyShards);
-        if (!countOk) {
-          wf.report(
-            run,
-            'shard',
-            `job "${job.id}": ${arg} says ${count} shards but matrix.shard has ${total}` +
-              (JOB_TOTAL.test(count!) ? ' (strategy.job-total counts every matrix combination, not only the shards)' : ''),
-          );
-        }
-      }
+      checkShardArgs(wf, job.id, run, text, shards, onlyShards);
       const blob = textOf(step.env?.get('HARNESS_BLOB_REPORT', true)) ?? jobBlob ?? workflowBlob;
       if (blob !== '1') wf.report(run, 'shard', `job "${job.id}": a shard must set HARNESS_BLOB_REPORT: '1', so its blob report can be merged`);
+    }
+  }
+}
+
+/** One step's --shard arguments against the job's matrix: the index must be matrix.shard, the count the matrix's length. */
+function checkShardArgs(wf: Workflow, jobId: string, run: Node, text: string, shards: readonly (string | undefined)[] | undefined, onlyShards: boolean): void {
+  const total = shards?.length ?? 0;
+  const args = [...text.matchAll(SHARD_ARG)];
+  if (args.length === 0) wf.report(run, 'shard', `job "${jobId}": write the shard as --shard=\${{ matrix.shard }}/N`);
+  for (const [arg, index, count] of args) {
+    if (!shards) {
+      wf.report(run, 'shard', `job "${jobId}" passes ${arg} but has no strategy.matrix.shard to run the other shards`);
+      continue;
+    }
+    if (!MATRIX_SHARD.test(index!)) wf.report(run, 'shard', `job "${jobId}": the shard index in ${arg} must be \${{ matrix.shard }}`);
+    const countOk = count === String(total) || (JOB_TOTAL.test(count!) && onlyShards);
+    if (!countOk) {
+      wf.report(
+        run,
+        'shard',
+        `job "${jobId}": ${arg} says ${count} shards but matrix.shard has ${total}` +
+          (JOB_TOTAL.test(count!) ? ' (strategy.job-total counts every matrix combination, not only the shards)' : ''),
+      );
     }
   }
 }

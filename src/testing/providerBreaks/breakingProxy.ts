@@ -9,7 +9,7 @@
  * through it; tests/self-tests/pacts/providerBreaks.verify.spec.ts runs single
  * pact interactions through it.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ProxiedRequest {
@@ -96,15 +96,7 @@ export async function startBreakingProxy(upstream: string, change: ProviderChang
         answer.on('end', () => {
           let res: ProxiedResponse = { status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(parts).toString('utf8') };
           res = change.onResponse?.(res, req, memory) ?? res;
-          // A change removes a header by setting it undefined.
-          const out = Object.fromEntries(Object.entries(res.headers).filter(([, v]) => v !== undefined && v !== ''));
-          delete out['transfer-encoding'];
-          // HEAD keeps the length of the GET; 204 and 304 have no body, nor a length.
-          const bodiless = req.method === 'HEAD' || res.status === 204 || res.status === 304;
-          if (res.status === 204 || res.status === 304) delete out['content-length'];
-          else if (!bodiless) out['content-length'] = String(Buffer.byteLength(res.body));
-          outgoing.writeHead(res.status, out as Record<string, string | string[]>);
-          outgoing.end(bodiless ? undefined : res.body);
+          sendChanged(outgoing, req.method, res);
         });
       });
       if (!framed) {
@@ -117,4 +109,17 @@ export async function startBreakingProxy(upstream: string, change: ProviderChang
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Writes the changed answer, framed for what it now is: its body may have changed length, or a header may be gone. */
+function sendChanged(outgoing: ServerResponse, method: string, res: ProxiedResponse): void {
+  // A change removes a header by setting it undefined.
+  const out = Object.fromEntries(Object.entries(res.headers).filter(([, v]) => v !== undefined && v !== ''));
+  delete out['transfer-encoding'];
+  // HEAD keeps the length of the GET; 204 and 304 have no body, nor a length.
+  const bodiless = method === 'HEAD' || res.status === 204 || res.status === 304;
+  if (res.status === 204 || res.status === 304) delete out['content-length'];
+  else if (!bodiless) out['content-length'] = String(Buffer.byteLength(res.body));
+  outgoing.writeHead(res.status, out as Record<string, string | string[]>);
+  outgoing.end(bodiless ? undefined : res.body);
 }
