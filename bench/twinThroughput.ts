@@ -39,6 +39,10 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
   return runAutocannon({ url, connections: CONNECTIONS, seconds, headers });
 }
 
+/**
+ * One API's rows: the twin, the bare server with the twin's answers, and Prism, each endpoint on each. Kept whole:
+ * every server it starts is stopped by its finally, newest first, whichever step fails.
+ */
 async function benchApi(api: TwinApi, seconds: number): Promise<Row[]> {
   progress(`${api}: starting the twin`);
   const twin = await forkServer(CHILD_ENTRIES.twin, [api]);

@@ -24,6 +24,10 @@ const groupArbitrary = (plan: PlanBucket): fc.Arbitrary<CallGroup> =>
     calls: fc.integer({ min: 1, max: Math.ceil(plan.bucketSize / 7) }),
   });
 
+/**
+ * The property: a case's groups run one after another on a fresh twin store. Kept in one piece: the model bucket
+ * takes each call as it left, so every call's earliest moment depends on all the calls checked before it.
+ */
 export function pacerProperty(arena: StoreArena, planName: StorePlan = 'standard'): fc.IAsyncProperty<[CallGroup[]]> {
   const plan = bucketOfPlan(planName);
   return fc.asyncProperty(fc.array(groupArbitrary(plan), { minLength: 1, maxLength: 25 }), async (groups) => {

@@ -26,7 +26,11 @@ export interface BucketModelState {
 
 type BucketCommand = fc.AsyncCommand<BucketModelState, BucketWorld>;
 
-/** Compares one answer with the model, exactly (twin) or within the request's interval (live). */
+/**
+ * Compares one answer with the model, exactly (twin) or within the request's interval (live). Kept whole: the checks
+ * run in the order the first failure should explain (status, headers present, served or refused, then Reset and
+ * Remaining), and all but the first read the one interval [low, high] and the leak hint worked out in the middle.
+ */
 export function checkAnswer(model: BucketModelState, world: BucketWorld, toleranceMs: number, obs: BucketObservation): void {
   const key = `${model.store}/${model.token}`;
   const where = world.stores > 1 || world.tokensPerStore > 1 ? `store ${model.store + 1}, token ${model.token + 1}` : 'the store';
