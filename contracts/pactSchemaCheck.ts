@@ -48,7 +48,7 @@ export interface PactSchemaReport {
  * Validates the example response body of every interaction of a V4 pact against
  * the schema of its route. Throws, naming the fix, if `pact` is not a V4 pact
  * with interactions.
- * One loop: the checks' order decides which reason an uncovered interaction gets (the first that applies), so they read as a list.
+ * Kept whole: the checks' order decides which reason an uncovered interaction gets (the first that applies), so they read as a list.
  */
 export function pactSchemaBreaches(pact: unknown, routes: RouteSchemas): PactSchemaReport {
   const report = { checked: [] as string[], breaches: [] as string[], notCovered: [] as string[] };

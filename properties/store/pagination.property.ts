@@ -154,7 +154,7 @@ export function concurrentWritesProperty(arena: StoreArena): fc.IAsyncProperty<[
 
 /**
  * The client's walk with the case's writes interleaved at their pages: one loop, since where a write lands is what the case is about.
- * Both walks (by Link and by the iterator) stay here, as they share the case's writes and the guard against a walk that never ends.
+ * Both walks (by Link and by the iterator) are kept together, as they share the case's writes and the guard against a walk that never ends.
  */
 async function walkWhileWriting(client: StoreClient, c: ConcurrentCase, held: number[], requestCount: () => number): Promise<number[]> {
   const creates = c.gaps.flat().filter((w) => w.op === 'create').length;

@@ -56,7 +56,7 @@ export function cassettesOf(root: string, api: RecordingApi): string[] {
 }
 
 /**
- * Serves the recorded answers of `api` over HTTP. Kept as one: `answer` shares the book chooser, the misses and
+ * Serves the recorded answers of `api` over HTTP. Kept whole: `answer` shares the book chooser, the misses and
  * the origin (known only once listening) with the server it is handed to; its steps are named functions.
  */
 export async function startReplayServer(options: ReplayServerOptions): Promise<ReplayServer> {

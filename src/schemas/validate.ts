@@ -57,7 +57,7 @@ function toIssues(errors: readonly ErrorObject[]): SchemaIssue[] {
 
 /**
  * One schema error as a path and a message. One switch, one case per Ajv keyword: side by side they show how each
- * keyword is worded, and the propertyNames step after them applies to every case.
+ * keyword is worded (kept whole for that), and the propertyNames step after them applies to every case.
  */
 function toIssue(error: ErrorObject): SchemaIssue {
   const params = error.params as Record<string, unknown>;

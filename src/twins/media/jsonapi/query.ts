@@ -35,7 +35,7 @@ const NO_QUERY: JsonApiQuery = Object.freeze({
 });
 
 /**
- * The JSON:API parameters of a query. One loop over the parameters in the order they came: the first malformed one
+ * The JSON:API parameters of a query, kept whole: one loop over the parameters in the order they came: the first malformed one
  * decides the 400, so the refusals stay beside the members they refuse.
  */
 export function parseJsonApiQuery(query: URLSearchParams): JsonApiQuery {
