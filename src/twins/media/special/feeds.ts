@@ -43,7 +43,7 @@ function sameRef(ref: Ref | null, type: string, id: string): boolean {
 
 /**
  * The feed a path names, if the viewer may see it; 403 otherwise (unknown groups included, as on the real service).
- * Kept whole, one case per feed group: side by side they show who may open which feed and which activities it holds.
+ * Kept whole as one switch, a case per feed group: side by side they show who may open which feed and which activities it holds.
  */
 function openFeed(context: ApiContext, rawGroup: string | undefined, rawId: string | undefined): Feed {
   const group = decodeSegment(rawGroup ?? '') as FeedGroup;
