@@ -36,7 +36,8 @@ import { useCompileCache } from '../src/config/compileCache.ts';
 import { API_PROJECTS, GATE_PROJECTS, GATE_RUNS, projectArgs, RECORD_PROJECTS, REPLAY_PROJECTS } from './lib/gateRuns.ts';
 import { gateLivePort, onCI, processEnv } from '../src/config/env.ts';
 import { concludeCoverage, readCoverage } from '../src/reporting/ruleCoverage.ts';
-import { joinTwinProcessCoverage, twinProcessVerdicts, type JsonReport } from '../src/reporting/twinProcessVerdicts.ts';
+import { joinTwinProcessCoverage, twinProcessVerdicts } from '../src/reporting/twinProcessVerdicts.ts';
+import { parseRunReport, type RunReport } from '../src/testing/providerBreaks/runReport.ts';
 
 // Before any child starts: every run, worker and twin process inherits it.
 useCompileCache();
@@ -244,9 +245,9 @@ function tallyRuns(runs: readonly string[], finished: readonly Finished[]): Tall
  */
 function concludeTwinCoverage(): boolean {
   const [twin, record] = [readCoverage(RULE_COVERAGE, 'twin'), readCoverage(RULE_COVERAGE, 'record')];
-  let report: JsonReport | undefined;
+  let report: RunReport | undefined;
   try {
-    report = JSON.parse(readFileSync('reports/results/gate-record.json', 'utf8')) as JsonReport;
+    report = parseRunReport(readFileSync('reports/results/gate-record.json', 'utf8'));
   } catch {
     report = undefined;
   }

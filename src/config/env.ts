@@ -21,6 +21,13 @@ export function setProcessVariable(name: string, value: string): void {
 
 const trimmed = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
 
+/** A comma-separated variable as its trimmed, non-empty items; `fallback` when unset. */
+const listOf = (env: Env, name: string, fallback = ''): string[] =>
+  (env[name] ?? fallback)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
 /** CI: set by CI systems; the gate and the runner are stricter there (forbidOnly, committed pacts). */
 export const onCI = (env: Env = processEnv()): boolean => !!trimmed(env, 'CI');
 
@@ -35,22 +42,14 @@ export const targetName = (env: Env = processEnv()): string => {
 export const runName = (env: Env = processEnv()): string | undefined => trimmed(env, 'HARNESS_RUN_NAME');
 
 /** HARNESS_RULE_GATE: the APIs whose every rule must have a test in this run (the twins' run of npm test). */
-export const ruleGateApis = (env: Env = processEnv()): string[] =>
-  (env.HARNESS_RULE_GATE ?? '')
-    .split(',')
-    .map((api) => api.trim())
-    .filter(Boolean);
+export const ruleGateApis = (env: Env = processEnv()): string[] => listOf(env, 'HARNESS_RULE_GATE');
 
 /**
  * HARNESS_TWIN_ONLY: the APIs (store, media) whose suite runs only its twin-only tests in this run:
  * npm test's twins' run, whose live-capable tests the recording runs against twin processes instead
  * (scripts/gate.ts joins those verdicts into the twins' coverage and holds them to the twins' choices).
  */
-export const twinOnlyApis = (env: Env = processEnv()): string[] =>
-  (env.HARNESS_TWIN_ONLY ?? '')
-    .split(',')
-    .map((api) => api.trim())
-    .filter(Boolean);
+export const twinOnlyApis = (env: Env = processEnv()): string[] => listOf(env, 'HARNESS_TWIN_ONLY');
 
 /**
  * HARNESS_PACTS=committed: verify the pact files as committed (contracts/pacts) without the consumer tests
@@ -84,11 +83,7 @@ export const gateLivePort = (env: Env = processEnv()): number => Number(env.GATE
 export const variable = (name: string, env: Env = processEnv()): string | undefined => env[name];
 
 /** HARNESS_VERIFY_APIS: the APIs `npm run verify -- --api` chose (both unless set); set by scripts/verify.ts for its run. */
-export const verifiedApis = (env: Env = processEnv()): string[] =>
-  (env.HARNESS_VERIFY_APIS ?? 'store,media')
-    .split(',')
-    .map((api) => api.trim())
-    .filter(Boolean);
+export const verifiedApis = (env: Env = processEnv()): string[] => listOf(env, 'HARNESS_VERIFY_APIS', 'store,media');
 
 /** HARNESS_VERIFY_RULES: the rule ids or prefixes `npm run verify -- --rule` chose. */
 export const verifiedRules = (env: Env = processEnv()): string[] => (env.HARNESS_VERIFY_RULES ?? '').split(',').filter(Boolean);

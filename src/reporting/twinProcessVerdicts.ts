@@ -9,50 +9,27 @@
  */
 import type { CoverageFile, Verification } from './ruleCoverage.ts';
 import { NOT_VERIFIED, OBSERVATION } from '../testing/ruleTest.ts';
-
-/** The parts of Playwright's JSON report read here. */
-export interface JsonReport {
-  suites: JsonSuite[];
-}
-interface JsonSuite {
-  specs?: {
-    title: string;
-    tags: string[];
-    tests: { projectName: string; annotations: Annotation[]; results: { status: string; annotations?: Annotation[] }[] }[];
-  }[];
-  suites?: JsonSuite[];
-}
-interface Annotation {
-  type: string;
-  description?: string;
-}
+import type { RunReport } from '../testing/providerBreaks/runReport.ts';
 
 /** What a real provider may show and a twin may not: an observation, a known defect, a rule a test could not verify. */
 const LENIENCIES = new Set([OBSERVATION, 'known-defect', NOT_VERIFIED]);
 
 const key = (project: string, title: string) => `${project}\u0000${title}`;
 
-/** The live-capable tests of `projects` the recording verified, and every way the twin processes fell short. */
-export function twinProcessVerdicts(report: JsonReport, projects: readonly string[]): { verified: Set<string>; problems: string[] } {
+/** The live-capable tests of `projects` the recording verified (read by runReport.ts), and every way the twin processes fell short. */
+export function twinProcessVerdicts(report: RunReport, projects: readonly string[]): { verified: Set<string>; problems: string[] } {
   const verified = new Set<string>();
   const problems: string[] = [];
-  const walk = (suite: JsonSuite) => {
-    for (const spec of suite.specs ?? []) {
-      if (!spec.tags.includes('live-capable') || spec.tags.includes('not-recorded')) continue;
-      for (const test of spec.tests.filter((t) => projects.includes(t.projectName))) {
-        const last = test.results.at(-1);
-        const lenient = [...test.annotations, ...(last?.annotations ?? [])].filter((a) => LENIENCIES.has(a.type));
-        if (last?.status !== 'passed') {
-          const skip = test.annotations.find((a) => a.type === 'skip')?.description;
-          problems.push(`[${test.projectName}] ${spec.title}: ${last?.status ?? 'did not run'}${skip ? ` (${skip})` : ''}`);
-        } else if (lenient.length > 0) {
-          problems.push(`[${test.projectName}] ${spec.title}: ${lenient.map((a) => `${a.type}: ${a.description ?? ''}`).join('; ')}`);
-        } else verified.add(key(test.projectName, spec.title));
-      }
-    }
-    suite.suites?.forEach(walk);
-  };
-  report.suites.forEach(walk);
+  for (const test of report.tests) {
+    if (!projects.includes(test.project) || !test.tags.includes('live-capable') || test.tags.includes('not-recorded')) continue;
+    const lenient = test.annotations.filter((a) => LENIENCIES.has(a.type));
+    if (test.status !== 'passed') {
+      const skip = test.annotations.find((a) => a.type === 'skip')?.description;
+      problems.push(`[${test.project}] ${test.title}: ${test.status}${skip ? ` (${skip})` : ''}`);
+    } else if (lenient.length > 0) {
+      problems.push(`[${test.project}] ${test.title}: ${lenient.map((a) => `${a.type}: ${a.description ?? ''}`).join('; ')}`);
+    } else verified.add(key(test.project, test.title));
+  }
   return { verified, problems };
 }
 

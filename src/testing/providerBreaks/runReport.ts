@@ -1,6 +1,6 @@
 /**
- * What one Playwright run against a changed provider showed, read from its JSON
- * report: each test's outcome, the rule ids it names (its `rule` annotations,
+ * What one Playwright run showed, read from its JSON report (a run against a
+ * changed provider, or the gate's recording): each test's outcome, the rule ids it names (its `rule` annotations,
  * else the rule id its title starts with), its observations and the first line
  * of its failure. A run whose report is missing or unreadable, or that exited
  * non-zero without a failed test, or that ran no test at all, is an error: it
@@ -22,6 +22,12 @@ export interface TestOutcome {
   readonly message?: string;
   /** Its `observation` annotations: on live, a field-notes rule that differed is reported, not failed. */
   readonly observations: readonly string[];
+  /** The project it ran in. */
+  readonly project: string;
+  /** Its tags, without the `@` (`live-capable`, `contract`, …). */
+  readonly tags: readonly string[];
+  /** Every annotation of the test and its results (rule, skip, observation, known-defect, not-verified, …). */
+  readonly annotations: readonly { type: string; description?: string }[];
 }
 
 export interface RunReport {
@@ -78,12 +84,14 @@ interface JsonResult {
 }
 interface JsonTest {
   status?: string;
+  projectName?: string;
   annotations?: { type: string; description?: string }[];
   results?: JsonResult[];
 }
 interface JsonSpec {
   title: string;
   file?: string;
+  tags?: string[];
   tests?: JsonTest[];
 }
 interface JsonSuite {
@@ -126,6 +134,9 @@ export function parseRunReport(text: string): RunReport {
           rules: rulesOfTest(spec.title, annotations),
           ...(message !== undefined ? { message } : {}),
           observations: [...new Set(annotations.filter((a) => a.type === OBSERVATION && a.description).map((a) => a.description!))],
+          project: test.projectName ?? '',
+          tags: spec.tags ?? [],
+          annotations,
         });
       }
     }

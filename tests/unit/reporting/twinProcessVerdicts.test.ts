@@ -4,18 +4,22 @@
  * what the twins' own run asserts (issue 22: each proof once, nothing given up).
  */
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { joinTwinProcessCoverage, twinProcessVerdicts, type JsonReport } from '../../../src/reporting/twinProcessVerdicts.ts';
+import { joinTwinProcessCoverage, twinProcessVerdicts } from '../../../src/reporting/twinProcessVerdicts.ts';
+import { parseRunReport } from '../../../src/testing/providerBreaks/runReport.ts';
 import { ruleTestParts, ruleTestMeta } from '../../../src/testing/ruleTest.ts';
 import { STORE_RULES } from '../../../src/rules/storeRules.ts';
 import type { Target } from '../../../src/config/harnessConfig.ts';
 
 type Result = { status: string; annotations?: { type: string; description?: string }[] };
+/** Playwright's JSON reporter's test status for one result's. */
+const TEST_STATUS: Record<string, string> = { passed: 'expected', skipped: 'skipped', failed: 'unexpected' };
 const spec = (title: string, tags: string[], result: Result, project = 'store') => ({
   title,
   tags,
-  tests: [{ projectName: project, annotations: [], results: [result] }],
+  tests: [{ projectName: project, status: TEST_STATUS[result.status], annotations: [], results: [result] }],
 });
-const report = (...specs: ReturnType<typeof spec>[]): JsonReport => ({ suites: [{ suites: [{ specs }] }] });
+/** A Playwright JSON report of these specs, read as the gate reads gate-record.json. */
+const report = (...specs: ReturnType<typeof spec>[]) => parseRunReport(JSON.stringify({ suites: [{ suites: [{ specs }] }] }));
 
 test('a live-capable test that passed outright on the twin processes counts; every leniency a real provider is allowed is a problem here', () => {
   const { verified, problems } = twinProcessVerdicts(
