@@ -115,12 +115,20 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
   return { record, mediaToken };
 }
 
+/**
+ * The twins' run and the replay on one worker each: four runs already share two cores, and a second
+ * worker per project is one more Node and Playwright start (about 0.4 s of CPU) for no earlier end.
+ * Measured back to back (bench/gateTime.ts's CPU figure): 97.2 and 97.8 s against 102.2 and 102.1 s,
+ * and 53.3 and 53.7 s of wall time against 56.2 and 56.1 s.
+ */
+const ONE_WORKER = '--workers=1';
+
 // A replay: no twin runs, and nock refuses any request that was not recorded.
 const replayRun = () =>
   run(
     'gate-replay',
     `the same suites and pacts replayed from ${SHIPPED_RECORDINGS}/, no twin running`,
-    [...projectArgs(REPLAY_PROJECTS), '--no-deps'],
+    [...projectArgs(REPLAY_PROJECTS), '--no-deps', ONE_WORKER],
     { HARNESS_TARGET: 'replay', RECORDINGS_DIR: SHIPPED_RECORDINGS },
     logOf('gate-replay'),
   );
@@ -168,7 +176,7 @@ function allRuns(filtered: boolean) {
     run(
       'gate-twins',
       filtered ? 'every project, unit tests included, against the twins' : 'every project of both APIs against the twins',
-      filtered ? process.argv.slice(2) : projectArgs(API_PROJECTS),
+      filtered ? process.argv.slice(2) : [...projectArgs(API_PROJECTS), ONE_WORKER],
       // Unfiltered, the suites' live-capable tests run once, in the recording; the gate then concludes the rule coverage.
       filtered
         ? { HARNESS_TARGET: 'twin', HARNESS_RULE_GATE: '' }
