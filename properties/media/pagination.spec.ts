@@ -1,7 +1,7 @@
 import { budgetAnnotation, liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
 import { assertProperty } from '../support/propertyRun.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
-import { expect, needsTwin, test, TWIN_ONLY } from './fixtures.ts';
+import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
 import { concurrentWritesProperty, paginationProperty } from './pagination.property.ts';
 import { PAGINATION_RULES } from './pagination/oracle.ts';
 

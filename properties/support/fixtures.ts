@@ -1,18 +1,25 @@
 /**
  * Fixtures of the properties: the arena of the configured target, and the
  * rule a property checks, named in its title and report like the suites'.
+ * One `test` for both APIs' properties: Playwright starts a worker per set of
+ * fixtures, so a second `test.extend` for the media properties cost every run
+ * a second worker. Worker fixtures start when a test first asks for them: the
+ * media arena (whose twin this worker starts and stops on the twin target) only
+ * for the media properties.
  */
 import { test as base } from '../../src/testing/harnessTest.ts';
 import { apiOffReason, harnessConfig, type Target } from '../../src/config/harnessConfig.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import { storeArenaForTarget, type StoreArena } from './storeArena.ts';
+import { openMediaArena, type MediaArena } from './mediaArena.ts';
 
 /** Tag of a property that needs what only the twin can arrange; skipped on live with the reason. */
 export const TWIN_ONLY = '@twin-only';
 
 interface WorkerFixtures {
   storeArena: StoreArena;
+  mediaArena: MediaArena;
   target: Target;
 }
 
@@ -33,6 +40,17 @@ export const test = base.extend<{ apiConfigured: void }, WorkerFixtures>({
   ],
   target: [async ({}, use) => use(harnessConfig().target), { scope: 'worker' }],
   storeArena: [async ({}, use) => use(await storeArenaForTarget()), { scope: 'worker' }],
+  mediaArena: [
+    async ({}, use) => {
+      const opened = await openMediaArena();
+      try {
+        await use(opened.arena);
+      } finally {
+        await opened.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
 });
 
 /** Skips the running test on live, saying what it would need. */
