@@ -87,35 +87,36 @@ export default defineConfig({
   workers: onLive ? 2 : '100%',
   fullyParallel: !onLive,
   timeout: 60_000,
+  // This run's pact folder (the examples' too) starts empty, so an interaction dropped from the code leaves the pact
+  // (Pact merges into an existing file). In the runner, before any worker: a project of its own was a worker start.
+  globalSetup: './contracts/pacts.setup.ts',
   projects: [
     { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
-    // Consumer pacts are written first, then verified against the twins.
-    { name: 'contracts-setup', testDir: 'contracts', testMatch: 'pacts.setup.ts' },
+    // Consumer pacts are written first (into a folder globalSetup emptied), then verified against the twins.
+    { name: 'contracts-consumer', testDir: 'contracts', testMatch: '**/*.pact.spec.ts', testIgnore: '**/verify.pact.spec.ts', workers: 1 },
+    // The pacts this run wrote replace the committed ones, one rename each (contracts/pacts.publish.ts); then, before any
+    // provider, what the pacts promise must be allowed by the JSON Schemas (contracts/schemas.check.spec.ts). One project:
+    // each project is a worker start of its own, and on one worker Playwright runs a project's files in alphabetical order.
     {
-      name: 'contracts-consumer',
+      name: 'contracts-publish',
       testDir: 'contracts',
-      testMatch: '**/*.pact.spec.ts',
-      testIgnore: '**/verify.pact.spec.ts',
-      dependencies: ['contracts-setup'],
+      testMatch: ['pacts.publish.ts', 'schemas.check.spec.ts'],
+      dependencies: ['contracts-consumer'],
       workers: 1,
+      fullyParallel: false,
     },
-    // The pacts this run wrote replace the committed ones, one rename each (contracts/pacts.publish.ts).
-    { name: 'contracts-publish', testDir: 'contracts', testMatch: 'pacts.publish.ts', dependencies: ['contracts-consumer'] },
-    // Before any provider: what the pacts promise must be allowed by the JSON Schemas.
-    { name: 'contracts-static', testDir: 'contracts', testMatch: '**/*.check.spec.ts', dependencies: ['contracts-publish'] },
     // Pact's Verifier against the target; after the media suites, because the media states reset the one shared media twin,
     // and on live after the properties, the last of the store bucket's other users.
     {
       name: 'contracts-verify',
       testDir: 'contracts',
       testMatch: '**/verify.pact.spec.ts',
-      dependencies: [...pactsWritten('contracts-static'), ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
+      dependencies: [...pactsWritten('contracts-publish'), ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
       workers: 1,
     },
     // Outside consumers (examples/): their own consumer tests write their pacts, which then replace the committed ones
     // in examples/pacts, one rename each, as the harness's own do.
-    // After contracts-setup, which empties this run's pact folder (the examples' too), so a dropped interaction leaves the pact.
-    { name: 'examples', testDir: 'examples', testMatch: '**/*.pact.spec.ts', dependencies: ['contracts-setup'], workers: 1 },
+    { name: 'examples', testDir: 'examples', testMatch: '**/*.pact.spec.ts', workers: 1 },
     { name: 'examples-publish', testDir: 'examples', testMatch: 'pacts.publish.ts', dependencies: ['examples'] },
     // Pacts from outside the harness (npm run pact:verify -- --pact/--broker; in npm test the examples' and the held-out
     // ones) against the target. Its media states reset the one shared media twin too: after the harness's own verification.

@@ -36,7 +36,7 @@ writeRecordedTarget(root, config.store, config.media);
 console.log(`recording into ${root}/ (${filtered ? 'only the tests named; other cassettes stay' : 'replacing the previous recordings'})`);
 
 // Of contracts-verify only the two pact verifications (the self-tests are a project of their own), and --no-deps: the
-// pacts are committed, so the projects that rewrite and check them (contracts-setup, -consumer, -static) need
+// pacts are committed, so the projects that rewrite and check them (contracts-consumer, -publish) need
 // not run, and media, the other dependency, is selected anyway. Extra arguments replace the file filter.
 // One worker: without the dependencies that order them, a pact verification could meet the store suites at the bucket.
 // And the outside consumers' pacts npm test verifies (the examples' and the held-out ones): recordings/<api>/outside/.

@@ -37,9 +37,9 @@ function api(name: string): PactApi {
 }
 
 /**
- * A fresh copy of the real pact. In a full run the contracts-setup project
- * deletes and rewrites contracts/pacts/ while this project runs, so a missing or
- * half-written file falls back to the committed one.
+ * A fresh copy of the real pact. In a full run the contracts-publish project
+ * may replace contracts/pacts/ files while this project runs, so a file that
+ * cannot be read falls back to the committed one.
  */
 function realPact(of: PactApi): Pact {
   try {

@@ -213,8 +213,8 @@ test.describe('the script as a process', () => {
 // ---- end to end: Pact's broker client against a fake broker -----------------------------------
 
 /**
- * The committed pact files, read through git: contracts/pacts itself is deleted and rewritten by the
- * contracts-setup project, which may be running beside this test.
+ * The committed pact files, read through git: contracts/pacts itself is rewritten by the
+ * contracts-publish project, which may be running beside this test.
  */
 function committedPacts(): { name: string; text: string }[] {
   const git = systemGit();

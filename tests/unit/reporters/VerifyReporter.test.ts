@@ -118,6 +118,6 @@ test('a line as each area and pact finishes, never before; then the table, one l
 
 test('a test that names no rule counts in its pact, the pacts written, or its project', () => {
   expect(groupOf('contracts-verify', 'contracts/media/verify.pact.spec.ts')).toBe('media pact');
-  expect(groupOf('contracts-static', 'contracts/schemas.check.spec.ts')).toBe('pacts written and checked against the schemas');
+  expect(groupOf('contracts-publish', 'contracts/schemas.check.spec.ts')).toBe('pacts written and checked against the schemas');
   expect(groupOf('storefront', 'suites/storefront/x.spec.ts')).toBe('storefront');
 });
