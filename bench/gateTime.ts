@@ -11,12 +11,16 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { GATE_RUNS } from '../scripts/lib/gateRuns.ts';
 import { processEnv } from '../src/config/env.ts';
+import { ledgerEnv, processesByRun } from './lib/processLedger.ts';
 
 const TARGET_SECONDS = 60;
 const LOG = 'reports/bench/gate.log';
+/** Where each Node process of the measured gate writes its line (bench/lib/processLedger.mjs). */
+const LEDGER = 'reports/bench/processes';
 
 /**
- * The figure to hold is the gate's CPU, not its wall time (which this 2-core VM's noise moves by 30%).
+ * The figure to hold is the gate's CPU, not its wall time (which this 2-core VM's noise moves by 30%), and
+ * beside it the Node processes the gate starts: their count does not move with the VM's speed, its CPU does.
  * The budget was set for these runs and projects: tests/unit/ci/gateRuns.test.ts fails when the gate's
  * change and these do not, so a new run or project brings the budget up for review with it.
  */
@@ -24,8 +28,13 @@ export const GATE_BUDGET = {
   // Measured back to back on this 2-core VM (2026-11-25), whose speed drifts by a fifth within an hour: 97–98 s at
   // c169b99 against 102–104 s at c7b3cb4, the commit before the live-capable tests ran once; an hour earlier 116–121 s
   // at 82a839d against 90–97 s at 0e20763, whose gate ran far fewer checks. Held here so a regression shows.
-  // Issue 22's goal, half of the commit before the issue's work, is not met.
+  // Issue 22's goal, half of the commit before the issue's work, is not met. On 2026-11-26 the VM was slower: the same
+  // commits took 160–220 s, moving by 15 % from one run to the next, so only the process count compared.
   cpuSeconds: 125,
+  // Counted on 2026-11-26 (npm run bench -- gate, on a branch: a detached checkout skips the broker's end-to-end tests):
+  // 92 at 9645eba, 89 after the pact folder's globalSetup, the schema check in the publish project and a one-interaction
+  // never-recorded self-test.
+  nodeProcesses: 89,
   projects: {
     'gate-unit': ['unit'],
     'gate-twins': ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'],
@@ -122,12 +131,30 @@ function cpuLine(seconds: number, gateCpu: number | undefined, machine: { busy: 
   return `CPU: ${gateCpu.toFixed(1)} s in npm test's processes, ${(gateCpu / seconds).toFixed(2)} of ${cores} cores on average${others}`;
 }
 
+/**
+ * The Node processes each run started and the CPU they used (their count does not move with the VM's speed,
+ * their CPU does); what the ledger does not hold is the CPU of the gate's other programs (chromium, git).
+ */
+function processLines(gateCpu: number | undefined): string {
+  // Read after the run: every process has exited and written its line.
+  const rows = processesByRun(LEDGER, GATE_RUNS);
+  const n = (value: number) => String(value).padStart(8);
+  const lines = [`\n${'Node processes of'.padEnd(26)} ${'runners'.padStart(8)} ${'workers'.padStart(8)} ${'others'.padStart(8)} ${'CPU s'.padStart(8)}`];
+  for (const r of rows) lines.push(`${r.group.padEnd(26)} ${n(r.runners)} ${n(r.workers)} ${n(r.others)} ${r.cpu.toFixed(1).padStart(8)}`);
+  const total = rows.reduce((sum, r) => ({ processes: sum.processes + r.runners + r.workers + r.others, cpu: sum.cpu + r.cpu }), { processes: 0, cpu: 0 });
+  const rest = gateCpu === undefined ? '' : `; ${Math.max(0, gateCpu - total.cpu).toFixed(1)} s in other programs (chromium, git)`;
+  lines.push(`${total.processes} Node processes, ${total.cpu.toFixed(1)} s of CPU${rest}`);
+  lines.push(`Node processes budget ${GATE_BUDGET.nodeProcesses}: ${total.processes <= GATE_BUDGET.nodeProcesses ? 'met' : 'MISSED'} (${total.processes})`);
+  return lines.join('\n');
+}
+
 function runGate(): Promise<{ code: number; seconds: number }> {
   mkdirSync('reports/bench', { recursive: true });
   const log = createWriteStream(LOG);
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/gate.ts'], { env: { ...processEnv(), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...processEnv(), CI: 'true' };
+    const child = spawn(process.execPath, ['scripts/gate.ts'], { env: { ...env, ...ledgerEnv(LEDGER, env) }, stdio: ['ignore', 'pipe', 'pipe'] });
     // The gate's own progress lines ("gate: … started/finished") are shown; the test output goes to the log.
     child.stdout.on('data', (chunk: Buffer) => {
       log.write(chunk);
@@ -172,6 +199,7 @@ export async function gateTime(): Promise<void> {
   const verdict = seconds < TARGET_SECONDS ? 'met' : 'MISSED';
   console.log(`\nnpm test: ${seconds.toFixed(1)} s wall, ${tests} tests, ${cases} property cases, exit ${code}; target under ${TARGET_SECONDS} s: ${verdict}`);
   console.log(cpuLine(seconds, gateCpu, machine));
+  console.log(processLines(gateCpu));
   if (gateCpu !== undefined)
     console.log(`CPU budget ${GATE_BUDGET.cpuSeconds} s: ${gateCpu <= GATE_BUDGET.cpuSeconds ? 'met' : 'MISSED'} (${gateCpu.toFixed(1)} s)`);
 }
