@@ -1,6 +1,6 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
 import { expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
-import { grantOf, InstallFlow, postToken, type TokenAnswer } from '../fixtures/installFlow.ts';
+import { grantOf, InstallFlow, postToken, tokenEndpointSkipReason, type TokenAnswer } from '../fixtures/installFlow.ts';
 import { startWebhookReceiver } from '../fixtures/webhookReceiver.ts';
 import { exchangeCode } from '../../src/clients/store/install.ts';
 import { says } from '../../src/testing/ruleTest.ts';
@@ -93,10 +93,8 @@ test(
       } else {
         // Observable on live without a store owner's click (the token endpoint's origin is not recorded: notRecorded below).
         const install = store.install;
-        test.skip(
-          !install?.appId || !install.appSecret,
-          `${rule.id} needs the app's credentials: set STORE_APP_ID and STORE_APP_SECRET (from the partner panel) to check what the token endpoint answers a code it never issued.`,
-        );
+        const noCredentials = tokenEndpointSkipReason(rule.id, install);
+        test.skip(noCredentials !== undefined, noCredentials);
         answer = await postToken(`${install!.authUrl}/apps/authorize/token`, {
           client_id: install!.appId!,
           client_secret: install!.appSecret!,

@@ -2,8 +2,10 @@
  * The install flow's live check (store.oauth.bad-code-refused), run as a live
  * run runs it: against a twin process reached with nothing but URLs and
  * credentials, the token endpoint named by STORE_AUTH_URL and the app by
- * STORE_APP_ID / STORE_APP_SECRET. Without the app's credentials it is skipped
- * naming them; the secret is never printed. That a token endpoint answering
+ * STORE_APP_ID / STORE_APP_SECRET; the secret is never printed. Without the
+ * app's credentials it is skipped naming them: shown from the settings to the
+ * reason the test skips with (tokenEndpointSkipReason), without a second
+ * Playwright run for it, which cost a runner and a worker. That a token endpoint answering
  * otherwise is an observation, not a failure, holds for every field-notes rule
  * on live and is shown once for all of them (tests/unit/testing/liveVerdicts.test.ts).
  */
@@ -16,6 +18,10 @@ import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, stopTwinProcess, t
 import { runTool } from '../../../scripts/lib/runTool.ts';
 import { freePort } from '../../../src/http/freePort.ts';
 import { SEEDED_APP } from '../../../src/twins/store/install/apps.ts';
+import { loadConfig } from '../../../src/config/harnessConfig.ts';
+import { tokenEndpointSkipReason } from '../../../suites/fixtures/installFlow.ts';
+
+const RULE = 'store.oauth.bad-code-refused';
 
 const USER_AGENT = 'api-contract-harness install live test (https://example.invalid/api-contract-harness)';
 
@@ -73,8 +79,11 @@ test("with the app's credentials, the token endpoint's answer to a code it never
   expect(log).not.toContain(SEEDED_APP.secret);
 });
 
-test("without the app's credentials it is skipped, naming STORE_APP_ID and STORE_APP_SECRET", async () => {
-  const { result } = await badCodeOnLive({});
-  expect(result.status).toBe('skipped');
-  expect(result.annotations.map((a) => a.description ?? '').join('\n')).toMatch(/STORE_APP_ID and STORE_APP_SECRET/);
+test("without the app's credentials it is skipped, naming STORE_APP_ID and STORE_APP_SECRET; with them it runs", () => {
+  const installOf = (extra: Record<string, string>) => {
+    const { store } = loadConfig({ ...env, ...extra });
+    return store.mode === 'live' ? store.install : undefined;
+  };
+  expect(tokenEndpointSkipReason(RULE, installOf({}))).toMatch(/^store\.oauth\.bad-code-refused needs .*STORE_APP_ID and STORE_APP_SECRET/);
+  expect(tokenEndpointSkipReason(RULE, installOf({ STORE_APP_ID: String(SEEDED_APP.id), STORE_APP_SECRET: SEEDED_APP.secret }))).toBeUndefined();
 });
