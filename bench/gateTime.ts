@@ -29,7 +29,7 @@ export const GATE_BUDGET = {
   // c169b99 against 102–104 s at c7b3cb4, the commit before the live-capable tests ran once; an hour earlier 116–121 s
   // at 82a839d against 90–97 s at 0e20763, whose gate ran far fewer checks. Held here so a regression shows.
   // Issue 22's goal, half of the commit before the issue's work, is not met. On 2026-11-26 the VM was slower: the same
-  // commits took 160–220 s, moving by 15 % from one run to the next, so only the process count compared.
+  // commits took 160–285 s, moving by up to 15 % from one run to the next, so only the process count compared.
   cpuSeconds: 125,
   // Counted on 2026-11-26 (npm run bench -- gate, on a branch: a detached checkout skips the broker's end-to-end tests):
   // 92 at 9645eba, 89 after the pact folder's globalSetup, the schema check in the publish project and a one-interaction
