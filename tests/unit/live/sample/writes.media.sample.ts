@@ -1,10 +1,11 @@
-/** Media writes of the clean-up sample: library entries of the signed-in user, then a failure on purpose. */
+/** Media writes of the clean-up sample: library entries of the signed-in user, then a failure on purpose (marked, as the store's). */
 import { expect, test } from '../../../../suites/fixtures/mediaFixtures.ts';
 import { MEDIA_SEED } from '../../../../src/twins/media/seedFacts.ts';
 
 const user = { type: 'users', id: MEDIA_SEED.users.adultAllowed.id };
 
 test('a library entry, then an expect that fails on purpose', async ({ media }) => {
+  test.fail();
   const created = await media.signedIn!.create(
     'library-entries',
     'libraryEntries',
@@ -15,6 +16,7 @@ test('a library entry, then an expect that fails on purpose', async ({ media }) 
 });
 
 test('a library entry, then a throw', async ({ media }) => {
+  test.fail();
   await media.signedIn!.create('library-entries', 'libraryEntries', { status: 'current', progress: 1 }, { anime: { type: 'anime', id: '24' }, user });
   throw new Error('thrown on purpose, after a write the test never deletes');
 });

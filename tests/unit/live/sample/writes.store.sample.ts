@@ -1,8 +1,13 @@
-/** Store writes of the clean-up sample: each test creates through the fixture's usual paths, then fails on purpose. */
+/**
+ * Store writes of the clean-up sample: each test creates through the fixture's usual paths, then fails on purpose.
+ * Marked to fail (test.fail): the clean-up runs as for any failure, and Playwright keeps the worker, where an
+ * unexpected failure costs a new one.
+ */
 import { expect, test } from '../../../../suites/fixtures/storeFixtures.ts';
 import { STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 
 test('tracked writes, then an expect that fails on purpose', async ({ store }) => {
+  test.fail();
   const product = await store.send({ method: 'POST', path: '/products', json: { name: 'Clean-up sample (tracked)' } });
   store.track('products', (JSON.parse(product.text) as { id: number }).id);
   const category = await store.client.createCategory({ name: 'Clean-up sample (tracked)' });
@@ -11,6 +16,7 @@ test('tracked writes, then an expect that fails on purpose', async ({ store }) =
 });
 
 test('writes not tracked yet, then a throw', async ({ store }) => {
+  test.fail();
   await store.client.createProduct({ name: 'Clean-up sample (not tracked yet)' });
   await store.client.createCategory({ name: 'Clean-up sample (not tracked yet)' });
   await store.client.createWebhook({ event: STORE_CONTRACT.appEvents[0], url: 'https://example.invalid/clean-up-sample' });
