@@ -27,6 +27,11 @@ export interface RunProcesses {
   /** Other Node processes: twins, scripts the tests start, tools. */
   readonly others: number;
   readonly cpu: number;
+  /**
+   * Of `cpu`, what the run's tests started (a sub-run's runner and workers, a twin, a tool): the rest is the run's own
+   * runner and workers, the floor of what the run costs whatever its self-tests do.
+   */
+  readonly byTests: number;
 }
 
 export const GATE_SCRIPT_GROUP = 'gate script and its twins';
@@ -61,16 +66,23 @@ export function processesByRun(dir: string, runs: readonly string[]): RunProcess
     for (let at: LedgerLine | undefined = line; at; at = byPid.get(at.ppid)) if (runs.includes(at.run)) return at.run;
     return GATE_SCRIPT_GROUP;
   };
-  const groups = new Map<string, { runners: number; workers: number; others: number; cpu: number }>();
+  const isWorker = (line: LedgerLine) => /workerProcessEntry\.js/.test(line.argv);
+  // Started by a test: some ancestor is a Playwright worker.
+  const byTest = (line: LedgerLine): boolean => {
+    for (let at = byPid.get(line.ppid); at; at = byPid.get(at.ppid)) if (isWorker(at)) return true;
+    return false;
+  };
+  const groups = new Map<string, { runners: number; workers: number; others: number; cpu: number; byTests: number }>();
   for (const line of lines) {
     const group = groupOf(line);
-    const row = groups.get(group) ?? { runners: 0, workers: 0, others: 0, cpu: 0 };
+    const row = groups.get(group) ?? { runners: 0, workers: 0, others: 0, cpu: 0, byTests: 0 };
     groups.set(group, row);
     // By what the process runs: a test's sub-run, or a twin a test starts, inherits its worker's variables.
-    if (/workerProcessEntry\.js/.test(line.argv)) row.workers += 1;
+    if (isWorker(line)) row.workers += 1;
     else if (/playwright\/(test\/)?cli\.js$|\.bin\/playwright$/.test(line.argv)) row.runners += 1;
     else row.others += 1;
     row.cpu += line.cpu;
+    if (byTest(line)) row.byTests += line.cpu;
   }
   return [...runs, GATE_SCRIPT_GROUP].filter((group) => groups.has(group)).map((group) => ({ group, ...groups.get(group)! }));
 }

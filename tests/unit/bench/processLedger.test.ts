@@ -34,9 +34,10 @@ test("a test's sub-run and the twin it starts count under the run whose test sta
     { pid: 21, ppid: 20, cpu: 4, run: 'gate-replay', argv: WORKER },
   ]);
   expect(processesByRun(dir, ['gate-unit', 'gate-twins', 'gate-replay'])).toEqual([
-    { group: 'gate-unit', runners: 2, workers: 2, others: 1, cpu: 9.25 },
-    { group: 'gate-replay', runners: 1, workers: 1, others: 0, cpu: 6 },
-    { group: GATE_SCRIPT_GROUP, runners: 0, workers: 0, others: 2, cpu: 4 },
+    // What the unit test started (its sub-run's runner and worker, its twin) apart from the run's own runner and worker.
+    { group: 'gate-unit', runners: 2, workers: 2, others: 1, cpu: 9.25, byTests: 2.25 },
+    { group: 'gate-replay', runners: 1, workers: 1, others: 0, cpu: 6, byTests: 0 },
+    { group: GATE_SCRIPT_GROUP, runners: 0, workers: 0, others: 2, cpu: 4, byTests: 0 },
   ]);
 });
 
@@ -50,6 +51,6 @@ test('the environment adds the hook to NODE_OPTIONS without dropping what was th
   const child = spawnSync(process.execPath, ['-e', 'for (let i = 0; i < 1e6; i++);'], { env: { ...processEnv(), ...env, HARNESS_RUN_NAME: 'gate-unit' } });
   expect(child.status, child.stderr.toString()).toBe(0);
   const [row] = processesByRun(dir, ['gate-unit']);
-  expect(row).toMatchObject({ group: 'gate-unit', runners: 0, workers: 0, others: 1 });
+  expect(row).toMatchObject({ group: 'gate-unit', runners: 0, workers: 0, others: 1, byTests: 0 });
   expect(row!.cpu).toBeGreaterThan(0);
 });
