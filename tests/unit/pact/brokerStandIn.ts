@@ -116,15 +116,18 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
       const { consumerVersionSelectors } = JSON.parse(request.body) as {
         consumerVersionSelectors: { mainBranch?: boolean; branch?: string; consumer?: string }[];
       };
-      const chosen = pacts.filter(
-        (pact) =>
-          pact.provider === provider &&
-          consumerVersionSelectors.some(
-            (s) =>
-              (!s.consumer || s.consumer === pact.consumer) &&
-              ((s.mainBranch && pact.branch === 'main') || (s.branch !== undefined && s.branch === pact.branch)),
-          ),
-      );
+      // In consumer order, so a run verifies them in the same order every time.
+      const chosen = pacts
+        .filter(
+          (pact) =>
+            pact.provider === provider &&
+            consumerVersionSelectors.some(
+              (s) =>
+                (!s.consumer || s.consumer === pact.consumer) &&
+                ((s.mainBranch && pact.branch === 'main') || (s.branch !== undefined && s.branch === pact.branch)),
+            ),
+        )
+        .sort((a, b) => a.consumer.localeCompare(b.consumer));
       return {
         json: {
           _embedded: {

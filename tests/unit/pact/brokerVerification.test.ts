@@ -19,6 +19,8 @@ import { startBrokerStandIn, type BrokerStandIn } from './brokerStandIn.ts';
 const TOKEN = 'broker-tok-9f3e1d-never-print-me';
 const SYNC = 'examples/pacts/store-product-sync-store-commerce-api.json';
 const MENU = 'tests/fixtures/pacts/storefront-menu-store-commerce-api.json';
+/** The menu's interaction the team got wrong. */
+const BROKEN = 'a request for the categories of a store with a tree';
 
 /** Runs a script with Node 24 from the repository root, without this shell's PACT_*, BUILD_URL or GITHUB_* variables. */
 function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -38,7 +40,9 @@ function teamPacts(): string {
   const dir = mkdtempSync(join(tmpdir(), 'team-pacts-'));
   writeFileSync(join(dir, 'sync.json'), readFileSync(SYNC, 'utf8'));
   const menu = JSON.parse(readFileSync(MENU, 'utf8')) as { interactions: { description: string; response: { status: number } }[] };
-  menu.interactions.find((i) => i.description === 'a request for a leaf category')!.response.status = 201;
+  // On the menu's interaction that comes last (a published pact lists its interactions by description): no test
+  // follows the failure, so the verification's one worker is the only one Playwright starts.
+  menu.interactions.find((i) => i.description === BROKEN)!.response.status = 201;
   writeFileSync(join(dir, 'menu.json'), JSON.stringify(menu));
   return dir;
 }
@@ -84,6 +88,8 @@ test('pact:verify --broker fetches them by selector, verifies each interaction o
       'examples/pact-states.ts',
       '--',
       '--reporter=dot',
+      // One worker (the stand-in answers in consumer order, and the failure is the last test): one worker start.
+      '--workers=1',
     ],
     {
       ...env,
@@ -129,10 +135,11 @@ test('pact:verify --broker fetches them by selector, verifies each interaction o
     success: boolean;
     mismatches?: { description: string }[];
   }[];
-  const leaf = menuResults.find((t) => t.interactionDescription === 'a request for a leaf category');
-  expect(leaf?.success).toBe(false);
-  expect(leaf?.mismatches?.[0]?.description).toMatch(/breaks the pact interaction "a request for a leaf category"[\s\S]*status/);
-  expect(menuResults.find((t) => t.interactionDescription !== 'a request for a leaf category')?.success).toBe(true);
+  const broken = menuResults.find((t) => t.interactionDescription === BROKEN);
+  expect(broken?.success).toBe(false);
+  expect(broken?.mismatches?.[0]?.description).toContain(`breaks the pact interaction "${BROKEN}"`);
+  expect(broken?.mismatches?.[0]?.description).toMatch(/status/);
+  expect(menuResults.find((t) => t.interactionDescription !== BROKEN)?.success).toBe(true);
   expect(run.output).toMatch(/published success for store-product-sync \(latest from branch main\) → store-commerce-api \(2\/2 interactions verified\)/);
   expect(run.output).toMatch(/published FAILURE for storefront-menu/);
 });
