@@ -121,8 +121,3 @@ export function redactInteraction(interaction: Interaction, redaction: Recording
   if (interaction.response !== undefined) out.response = redactBody(interaction.response, redaction);
   return out;
 }
-
-/** Where each secret appears in `text` (raw, URL-encoded or JSON-escaped): for the leak scan. */
-export function secretsIn(text: string, secrets: readonly string[]): string[] {
-  return secrets.filter((s) => s.length >= 4 && [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)].some((form) => text.includes(form)));
-}
