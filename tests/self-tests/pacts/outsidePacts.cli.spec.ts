@@ -32,7 +32,9 @@ const WIDGET_PACT = 'tests/fixtures/pacts/anime-widget-media-tracking-api.json';
 async function pactVerify(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; results: Map<string, JsonResult> }> {
   const dir = mkdtempSync(join(tmpdir(), 'pact-verify-cli-'));
   const report = join(dir, 'report.json');
-  const child = spawn('node_modules/.bin/node', ['scripts/pactVerify.ts', ...args, '--', '--reporter=json'], {
+  // One worker: its starts are then the same every run (two side by side split the tests, and so the restarts after a
+  // failure, by timing).
+  const child = spawn('node_modules/.bin/node', ['scripts/pactVerify.ts', ...args, '--', '--reporter=json', '--workers=1'], {
     env: {
       ...process.env,
       HARNESS_RUN_NAME: `self-test-outside-${process.pid}-${Date.now()}`,
