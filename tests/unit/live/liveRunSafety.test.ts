@@ -5,9 +5,10 @@
  *
  * Clean-up: the samples create products, categories, a webhook and library
  * entries, then fail on purpose (an expect that fails, an error thrown before
- * track()), marked as failing so that Playwright keeps their worker. In the same run a control leaks one product behind the fixture's
- * back. Afterwards every count is what it was, but for that one product: the
- * failing tests left nothing, and the count can see what a test does leave.
+ * track()), marked as failing so that Playwright keeps their worker. In the
+ * same run a control leaks one product behind the fixture's back. Afterwards
+ * every count is what it was, but for that one product: the failing tests
+ * left nothing, and the count can see what a test does leave.
  *
  * Budget: LIVE_REQUEST_BUDGET=6 and a sample whose first test reads until the
  * budget is spent. The guard refuses the request that would go over, the
