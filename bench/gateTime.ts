@@ -25,21 +25,12 @@ const LEDGER = 'reports/bench/processes';
  * change and these do not, so a new run or project brings the budget up for review with it.
  */
 export const GATE_BUDGET = {
-  // Measured back to back on this 2-core VM (2026-11-25), whose speed drifts by a fifth within an hour: 97–98 s at
-  // c169b99 against 102–104 s at c7b3cb4, the commit before the live-capable tests ran once; an hour earlier 116–121 s
-  // at 82a839d against 90–97 s at 0e20763, whose gate ran far fewer checks. Held here so a regression shows.
-  // Issue 22's goal, half of the commit before the issue's work, is not met. On 2026-11-26 the VM was slower: the same
-  // commits took 160–285 s, moving by up to 15 % from one run to the next, so only the process count compared. Later that
-  // day, back to back: 120–128 s at 0e20763 against 144–151 s at 2b8d40f, which runs 260 more tests and 578 more property
-  // cases. At 7fce574, back to back on a faster hour: 114–117 s against 100–103 s at 0e20763 (62.6–63.9 s wall against
-  // 77.1–80.1 s); the runs' own runners and workers with the gate script (no self-test's sub-run) 81–83 s against 78–80 s.
-  // The growth is the self-tests' sub-runs (30 s against 12.5 s), and half of 0e20763 is below that floor.
+  // Both measured on this 2-core VM, whose CPU for one commit moved from 90 to 285 s between days and by 15 % between
+  // runs (docs/speed.md has the back-to-back pairs). Issue 22's goal, half of 0e20763's CPU, is not met: the four runs'
+  // own runners and workers alone take more. Held here so a regression shows.
   cpuSeconds: 125,
-  // Counted on 2026-11-26 (npm run bench -- gate, on a branch: a detached checkout skips the broker's end-to-end tests):
-  // 92 at 9645eba, 89 after the pact folder's globalSetup, the schema check in the publish project and a one-interaction
-  // never-recorded self-test, 87 with the install check's no-credentials case shown from the settings, 85 with the
-  // live-safety sample's deliberate failures marked (no new worker after each), 84 with the outside-pacts CLI
-  // self-test's failures on its pacts' last interactions, 83 with the broker end-to-end run on one worker.
+  // The Node processes the gate starts: their count, unlike CPU, is the same from run to run (on a branch: a detached
+  // checkout skips the broker's end-to-end tests). 92 at 9645eba; 83 at 7fce574.
   nodeProcesses: 83,
   projects: {
     'gate-unit': ['unit'],
@@ -139,7 +130,8 @@ function cpuLine(seconds: number, gateCpu: number | undefined, machine: { busy: 
 
 /**
  * The Node processes each run started and the CPU they used (their count does not move with the VM's speed,
- * their CPU does); what the ledger does not hold is the CPU of the gate's other programs (chromium, git).
+ * their CPU does); what the ledger does not hold is the CPU of the gate's other programs (chromium, git) and of
+ * Node processes killed by a signal (they write no line).
  */
 function processLines(gateCpu: number | undefined): string {
   // Read after the run: every process has exited and written its line.
@@ -154,7 +146,8 @@ function processLines(gateCpu: number | undefined): string {
     (sum, r) => ({ processes: sum.processes + r.runners + r.workers + r.others, cpu: sum.cpu + r.cpu, byTests: sum.byTests + r.byTests }),
     { processes: 0, cpu: 0, byTests: 0 },
   );
-  const rest = gateCpu === undefined ? '' : `; ${Math.max(0, gateCpu - total.cpu).toFixed(1)} s in other programs (chromium, git)`;
+  const rest =
+    gateCpu === undefined ? '' : `; ${Math.max(0, gateCpu - total.cpu).toFixed(1)} s in other programs (chromium, git) and processes ended by a signal`;
   lines.push(`${total.processes} Node processes, ${total.cpu.toFixed(1)} s of CPU${rest}`);
   // What no self-test change can lower: each run's own runner and workers, the gate script and its twins.
   lines.push(

@@ -71,6 +71,11 @@ export function redactUrl(url: string, secrets: readonly string[] = []): string 
   return redactText(parsed.toString(), secrets);
 }
 
+/** The forms a secret may be written in: raw, URL-encoded and JSON-escaped, each once. */
+export function writtenForms(secret: string): string[] {
+  return [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])];
+}
+
 /**
  * Body or message text with configured secrets, credential members of JSON,
  * credential form parameters and `bearer <token>` credentials replaced.
@@ -80,9 +85,7 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   // Longest first, so a secret that contains another is replaced whole.
   const values = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
   for (const secret of values) {
-    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {
-      out = out.split(form).join(REDACTED);
-    }
+    for (const form of writtenForms(secret)) out = out.split(form).join(REDACTED);
   }
   out = out.replace(/("([A-Za-z_]+)"\s*:\s*)"(?:[^"\\]|\\.)*"/g, (whole, prefix: string, key: string) =>
     CREDENTIAL_PARAM.test(key) ? `${prefix}"${REDACTED}"` : whole,

@@ -6,10 +6,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writtenForms } from '../http/redact.ts';
+import { MIN_RECORDED_SECRET } from './redactRecording.ts';
 
-/** Each secret of 4 characters or more as the bytes it may be written in: raw, URL-encoded, JSON-escaped (each form once). */
+/** Each secret a recording is redacted of, as the bytes of each form it may be written in (each once). */
 export function secretForms(secrets: readonly string[]): Buffer[] {
-  const forms = secrets.filter((s) => s.length >= 4).flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]);
+  const forms = secrets.filter((s) => s.length >= MIN_RECORDED_SECRET).flatMap(writtenForms);
   return [...new Set(forms)].map((form) => Buffer.from(form, 'utf8'));
 }
 

@@ -13,7 +13,7 @@
  * `redact` patterns (contracts/<api>/normalisation.json) or RECORD_REDACT_PATTERNS.
  */
 import { createHash } from 'node:crypto';
-import { CREDENTIAL_PARAM, isCredentialHeader, SCHEME_AND_CREDENTIALS } from '../http/redact.ts';
+import { CREDENTIAL_PARAM, isCredentialHeader, SCHEME_AND_CREDENTIALS, writtenForms } from '../http/redact.ts';
 import type { Interaction } from './cassette.ts';
 import { processEnv } from '../config/env.ts';
 
@@ -55,13 +55,14 @@ export function patternsFromEnv(env: Readonly<Record<string, string | undefined>
     });
 }
 
+/** The shortest secret a recording is redacted of (and the leak scan looks for): shorter ones would match ordinary text. */
+export const MIN_RECORDED_SECRET = 4;
+
 /** Text with every secret, configured pattern and e-mail address replaced by its stand-in. */
 export function redactRecordedText(text: string, redaction: RecordingRedaction): string {
   let out = text;
-  const values = [...new Set(redaction.secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
-  for (const secret of values) {
-    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join(standIn(secret));
-  }
+  const values = [...new Set(redaction.secrets.filter((s) => s.length >= MIN_RECORDED_SECRET))].sort((a, b) => b.length - a.length);
+  for (const secret of values) for (const form of writtenForms(secret)) out = out.split(form).join(standIn(secret));
   for (const pattern of redaction.patterns)
     out = out.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`), (m) => standIn(m));
   return out.replace(EMAIL, (m) => (STAND_IN.test(m) ? m : standIn(m)));
