@@ -3,12 +3,14 @@ import { harnessConfig } from './src/config/harnessConfig.ts';
 import { liveRateBudget, liveRateToleranceMs, readPropertyEnv } from './src/config/propertyEnv.ts';
 import { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } from './src/reporting/environmentInfo.ts';
 import { useCompileCache } from './src/config/compileCache.ts';
+import { harnessModule } from './src/config/harnessRoot.ts';
 import { silenceDependencyDeprecations } from './src/config/quietDependencies.ts';
 import {
   blobReport,
   committedPactsOnly,
   inPlaywrightWorker,
   onCI,
+  reportPath,
   runName as runNameOf,
   setProcessVariable,
   verifiedApis as verifiedApisOf,
@@ -54,33 +56,33 @@ const verifies = (api: string) => verifiedApis.includes(api);
 const verifyConsole = verifyConsoleOn();
 const verifiedRules = verifiedRulesOf();
 
-const ALLURE_RESULTS = 'reports/allure-results';
+const ALLURE_RESULTS = reportPath('allure-results');
 // Reporters run in the main process only; workers load this file too, and need not ask git or read the results.
 const inWorker = inPlaywrightWorker();
 const environment = inWorker ? {} : environmentInfo(config, runName);
 if (!inWorker) saveEnvironmentSnapshot(environment, runName);
 const reporters: ReporterDescription[] = [
   ...(verifyConsole ? [] : [[onCI() ? 'dot' : 'list'] as ReporterDescription]),
-  ['json', { outputFile: `reports/results/${runName}.json` }],
+  ['json', { outputFile: reportPath('results', `${runName}.json`) }],
   // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
   ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environment, ALLURE_RESULTS) }],
   // For CI systems that read JUnit XML.
-  ['junit', { outputFile: `reports/junit/${runName}.xml` }],
+  ['junit', { outputFile: reportPath('junit', `${runName}.xml`) }],
   // Under verify's console its closing lines (the counts, each rule not verified) are the table's; a problem with the rules stays.
-  ['./src/reporters/RuleCoverageReporter.ts', verifyConsole ? { log: (line: string) => line.startsWith('Rule coverage:') && console.error(line) } : {}],
+  [harnessModule('src/reporters/RuleCoverageReporter'), verifyConsole ? { log: (line: string) => line.startsWith('Rule coverage:') && console.error(line) } : {}],
   // Live and record: adds up what every test sent to the APIs, prints the budget line, fails a run over LIVE_REQUEST_BUDGET.
-  ['./src/reporters/RequestBudgetReporter.ts'],
+  [harnessModule('src/reporters/RequestBudgetReporter')],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
-  ...(blobReport() ? [['blob', { outputDir: 'reports/blob' }] as ReporterDescription] : []),
+  ...(blobReport() ? [['blob', { outputDir: reportPath('blob') }] as ReporterDescription] : []),
   // Last, so its table ends the run, after the other reporters' lines.
-  ...(verifyConsole ? [['./src/reporters/VerifyReporter.ts', { apis: verifiedApis, rules: verifiedRules, target: config.target }] as ReporterDescription] : []),
+  ...(verifyConsole ? [[harnessModule('src/reporters/VerifyReporter'), { apis: verifiedApis, rules: verifiedRules, target: config.target }] as ReporterDescription] : []),
 ];
 
 export default defineConfig({
   forbidOnly: onCI(),
   reporter: reporters,
   // Per run: npm test runs several at once, and each empties its own folder at start.
-  outputDir: `reports/test-output/${runName}`,
+  outputDir: reportPath('test-output', runName),
   // Every core (Playwright's default is half). Live: two workers, the store's users of its one bucket
   // (the store suites, then the properties, then the pacts) one after another in one worker, the media
   // suites beside them in the other.
@@ -89,7 +91,7 @@ export default defineConfig({
   timeout: 60_000,
   // This run's pact folder (the examples' too) starts empty, so an interaction dropped from the code leaves the pact
   // (Pact merges into an existing file). In the runner, before any worker: a project of its own was a worker start.
-  globalSetup: './contracts/pacts.setup.ts',
+  globalSetup: harnessModule('contracts/pacts.setup'),
   projects: [
     { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
     // Consumer pacts are written first (into a folder globalSetup emptied), then verified against the twins.
@@ -163,7 +165,7 @@ export default defineConfig({
   webServer: needsTwins
     ? {
         // This Node, not the first on PATH (which may be the machine's older one).
-        command: `"${process.execPath}" src/twins/main.ts`,
+        command: `"${process.execPath}" "${harnessModule('src/twins/main')}"`,
         url: `${config.store.twinUrl}/__twin/health`,
         reuseExistingServer: !onCI(),
         env: {

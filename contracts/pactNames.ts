@@ -3,8 +3,7 @@
  * tests, the verification, the static check and the broker scripts take these
  * names from.
  */
-import { join } from 'node:path';
-import { runName } from '../src/config/env.ts';
+import { reportPath, runName } from '../src/config/env.ts';
 
 /** The committed pacts (a contract change shows in review): what the verification, the static check and the broker read. */
 export const PACT_DIR = 'contracts/pacts';
@@ -14,7 +13,7 @@ export const PACT_DIR = 'contracts/pacts';
  * each changed pact into PACT_DIR with one rename, so a run beside this one
  * (npm test runs several at once) never reads a missing or half-written pact.
  */
-export const PACT_OUTPUT_DIR = join('reports/pacts', runName() ?? 'default');
+export const PACT_OUTPUT_DIR = reportPath('pacts', runName() ?? 'default');
 
 export const STORE_PACT = { consumer: 'store-integration', provider: 'store-commerce-api', dir: PACT_DIR } as const;
 export const MEDIA_PACT = { consumer: 'media-integration', provider: 'media-tracking-api', dir: PACT_DIR } as const;

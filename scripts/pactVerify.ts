@@ -10,9 +10,10 @@
  *
  * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runTool } from './lib/runTool.ts';
+import { dependencyVersion } from '../src/config/harnessRoot.ts';
 import { announceTarget } from './lib/announceTarget.ts';
 import {
   apiOfProvider,
@@ -332,7 +333,7 @@ async function publishResults(
   run: string,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const verifierVersion = (JSON.parse(readFileSync('node_modules/@pact-foundation/pact/package.json', 'utf8')) as { version: string }).version;
+  const verifierVersion = dependencyVersion('@pact-foundation/pact');
   const build = buildUrl(env);
   try {
     const providers = [...new Set(fetched.map((f) => f.pact.provider))];

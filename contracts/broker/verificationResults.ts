@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runName } from '../../src/config/env.ts';
+import { reportPath, runName } from '../../src/config/env.ts';
 import type { VerificationResult } from './BrokerClient.ts';
 
 export interface InteractionOutcome {
@@ -25,7 +25,7 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** This run's outcomes folder. */
 export function outcomesDir(run = runName() ?? 'default'): string {
-  return resolve('reports/pact-verify', run, 'outcomes');
+  return resolve(reportPath('pact-verify', run, 'outcomes'));
 }
 
 /** Records one interaction's outcome (one file per test: workers never share a file). */

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { runName } from '../../src/config/env.ts';
+import { reportPath, runName } from '../../src/config/env.ts';
 import { OUTSIDE_PACT_SOURCES, OUTSIDE_STATES_FILE } from '../pactNames.ts';
 import type { PactApi } from './apiTargets.ts';
 import { parsePact } from './pactFile.ts';
@@ -83,7 +83,7 @@ export function withUniqueTitles(pacts: readonly OutsidePact[]): OutsidePact[] {
 
 /** Where this run's plan is: one per run name, so runs side by side do not share one. */
 export function planPath(run = runName() ?? 'default'): string {
-  return resolve('reports/pact-verify', run, 'plan.json');
+  return resolve(reportPath('pact-verify', run, 'plan.json'));
 }
 
 export function writePlan(plan: VerificationPlan, run?: string): string {

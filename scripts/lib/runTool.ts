@@ -7,10 +7,13 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { processEnv } from '../../src/config/env.ts';
+import { dependencyFile } from '../../src/config/harnessRoot.ts';
 
+// Resolved from the harness, not the working folder: an installed harness runs with the team's folder as its own.
 const TOOLS = {
-  playwright: 'node_modules/@playwright/test/cli.js',
-  allure: 'node_modules/allure/cli.js',
+  playwright: () => dependencyFile('@playwright/test/cli'),
+  // The report builder is the checkout's only (not a dependency of the package).
+  allure: () => 'node_modules/allure/cli.js',
 } as const;
 
 export type Tool = keyof typeof TOOLS;
@@ -24,7 +27,7 @@ export type ToolOutput = 'inherit' | 'ignore' | { readonly log: string; readonly
 
 export function runTool(tool: Tool, args: string[], env: NodeJS.ProcessEnv = {}, output: ToolOutput = 'inherit'): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TOOLS[tool], ...args], {
+    const child = spawn(process.execPath, [TOOLS[tool](), ...args], {
       stdio: typeof output === 'string' ? output : ['inherit', 'pipe', 'pipe'],
       env: { ...processEnv(), PACT_DO_NOT_TRACK: 'true', ...env },
     });

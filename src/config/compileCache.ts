@@ -7,10 +7,13 @@
  */
 import { enableCompileCache } from 'node:module';
 import { resolve } from 'node:path';
+import { COMPILED } from './harnessRoot.ts';
 
 const CACHE_DIR = resolve(import.meta.dirname, '../../node_modules/.cache/node-compile-cache');
 
 export function useCompileCache(): void {
+  // The installed package writes nothing inside node_modules.
+  if (COMPILED) return;
   process.env.NODE_COMPILE_CACHE ||= CACHE_DIR;
   enableCompileCache(process.env.NODE_COMPILE_CACHE);
 }

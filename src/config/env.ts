@@ -38,6 +38,16 @@ export const targetName = (env: Env = processEnv()): string => {
   return name === 'mock' ? 'twin' : name;
 };
 
+/**
+ * HARNESS_REPORTS_DIR: where a run writes everything it leaves behind (results, JUnit, Allure results, plans,
+ * test output); `reports` in the working folder unless set. The packaged command line points it at the
+ * team's folder (./reports/api-contract-harness, or --out), so nothing is written inside node_modules.
+ */
+export const reportsDir = (env: Env = processEnv()): string => trimmed(env, 'HARNESS_REPORTS_DIR') ?? 'reports';
+
+/** A path inside reportsDir(). */
+export const reportPath = (...parts: string[]): string => [reportsDir(), ...parts].join('/');
+
 /** HARNESS_RUN_NAME: which of npm test's runs this is (its reports and pacts are kept apart); the target when unset. */
 export const runName = (env: Env = processEnv()): string | undefined => trimmed(env, 'HARNESS_RUN_NAME');
 
@@ -74,7 +84,7 @@ export const mediaTwinClock = (env: Env = processEnv()): string => env.KITSU_MOC
 export const storeTwinPlan = (env: Env = processEnv()): string => env.STORE_MOCK_PLAN ?? '';
 
 /** ALLURE_HISTORY_PATH: where the Allure report keeps its history from run to run. */
-export const allureHistoryPath = (env: Env = processEnv()): string => env.ALLURE_HISTORY_PATH ?? 'reports/history/history.jsonl';
+export const allureHistoryPath = (env: Env = processEnv()): string => env.ALLURE_HISTORY_PATH ?? reportPath('history', 'history.jsonl');
 
 /** GATE_LIVE_PORT: the first port of the gate's twin processes for its live path (4110 unless set). */
 export const gateLivePort = (env: Env = processEnv()): number => Number(env.GATE_LIVE_PORT ?? 4110);

@@ -10,7 +10,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { NOT_VERIFIED, OBSERVATION, ruleIdsOf } from '../testing/ruleTest.ts';
 import type { RuleOutcome } from '../reporting/unverifiedRules.ts';
 import { concludeCoverage, writeCoverage, type Verification } from '../reporting/ruleCoverage.ts';
-import { ruleGateApis, targetName, twinOnlyApis } from '../config/env.ts';
+import { reportPath, ruleGateApis, targetName, twinOnlyApis } from '../config/env.ts';
 
 /**
  * What one finished test says of each rule it names: its status, `observation` for a rule that differed on live
@@ -50,9 +50,9 @@ export default class RuleCoverageReporter implements Reporter {
   readonly #allureResults: string | undefined;
 
   constructor(options: { outputDir?: string; log?: (message: string) => void; allureResultsDir?: string | null } = {}) {
-    this.#dir = options.outputDir ?? 'reports/rule-coverage';
+    this.#dir = options.outputDir ?? reportPath('rule-coverage');
     this.#log = options.log ?? ((message) => console.error(message));
-    this.#allureResults = options.allureResultsDir === null ? undefined : (options.allureResultsDir ?? 'reports/allure-results');
+    this.#allureResults = options.allureResultsDir === null ? undefined : (options.allureResultsDir ?? reportPath('allure-results'));
   }
 
   printsToStdio(): boolean {

@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseEnvInfo, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
 import type { HarnessConfig } from '../config/harnessConfig.ts';
-import { processEnv } from '../config/env.ts';
+import { processEnv, reportPath } from '../config/env.ts';
+import { dependencyVersion } from '../config/harnessRoot.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const VERSIONED = ['@playwright/test', '@pact-foundation/pact', 'allure-playwright', 'undici', 'nock', 'fast-check', 'ajv'];
@@ -27,7 +28,7 @@ export function withoutCredentials(url: string): string {
 
 function versionOf(pkg: string): string {
   try {
-    return (JSON.parse(readFileSync(resolve(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    return dependencyVersion(pkg);
   } catch {
     return 'not installed';
   }
@@ -83,7 +84,7 @@ export function mergedEnvironment(info: Record<string, string>, resultsDir: stri
 }
 
 /** Where each run leaves its environment, for runs that finish at the same time (npm test runs several at once). */
-export const ENVIRONMENT_SNAPSHOTS = 'reports/environment';
+export const ENVIRONMENT_SNAPSHOTS = reportPath('environment');
 
 export function saveEnvironmentSnapshot(info: Record<string, string>, runName: string, dir: string = ENVIRONMENT_SNAPSHOTS): void {
   mkdirSync(dir, { recursive: true });
