@@ -55,8 +55,9 @@ export class StoreTwinControl extends TwinControl {
     return this.call('GET', '/health');
   }
 
+  /** A fresh store; on a virtual clock unless `clock: 'real'` is asked (the control API's own default is real). */
   createStore(options: CreateStoreOptions = {}): Promise<TwinStoreInfo> {
-    return this.call('POST', '/stores', options);
+    return this.call('POST', '/stores', { clock: 'virtual', ...options });
   }
 
   deleteStore(storeId: number): Promise<void> {

@@ -11,7 +11,7 @@ let storeId: number;
 test.beforeAll(async () => {
   ({ twin, internalErrors } = await startTestTwin());
   // A store with room for many calls: each request below uses its bucket.
-  ({ token, storeId } = await control(twin.url, 'POST', '/stores', { products: 3 }));
+  ({ token, storeId } = await control(twin.url, 'POST', '/stores', { products: 3, clock: 'virtual' }));
 });
 test.afterAll(async () => {
   await twin.close();
