@@ -1,154 +1,151 @@
 /**
- * `npm run twins`: starts the twins on fixed local ports with the real clock and
- * prints how to reach them. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
+ * `npm run twins` and `npx api-contract-harness twins`: starts both twins (startTwins.ts) on fixed ports with
+ * the real clock and prints how to reach them. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
+ *
+ *   --host <address>     where both listen (default 127.0.0.1; 0.0.0.0 serves other containers of a CI job)
+ *   --store-port <n>     the store twin's port (default STORE_MOCK_PORT, else 4010; 0 picks a free one)
+ *   --media-port <n>     the media twin's port (default KITSU_MOCK_PORT, else 4020; 0 picks a free one)
  */
-import { MEDIA_CONTRACT } from '../rules/mediaContract.ts';
-import { SEEDED_USERS } from './media/seed.ts';
-import { MEDIA_SEED } from './media/seedFacts.ts';
-import { startMediaTwin } from './media/server.ts';
-import { SEEDED_STORES } from './store/seed.ts';
-import { startStoreTwin } from './store/server.ts';
-import { SEEDED_APP } from './store/install/apps.ts';
 import { mediaTwinClock, storeTwinPlan, variable as readVariable } from '../config/env.ts';
 import { isStorePlan, STORE_PLANS, type StorePlan } from '../rules/storeContract.ts';
+import { MEDIA_OAUTH_CLIENT_ID, startTwins, TwinsStartError, type Twins } from './startTwins.ts';
 
-const HOST = '127.0.0.1';
+export const TWINS_USAGE = `Usage: twins [--host <address>] [--store-port <n>] [--media-port <n>]
 
-interface RunningTwin {
-  readonly name: string;
-  close(): Promise<void>;
-}
+  --host <address>    where both twins listen (default 127.0.0.1; 0.0.0.0 to serve other containers)
+  --store-port <n>    the store twin's port (default STORE_MOCK_PORT, else 4010; 0 picks a free port)
+  --media-port <n>    the media twin's port (default KITSU_MOCK_PORT, else 4020; 0 picks a free port)
 
-/** A problem with the environment: the message names the variable and the fix. */
-class MockConfigError extends Error {}
+Variables: STORE_MOCK_PLAN (standard or plus), KITSU_MOCK_CLOCK (real or virtual).`;
 
-/** Reads a port variable once, at start. */
-function readPort(variable: string, fallback: number): number {
-  const raw = readVariable(variable);
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const port = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || port < 1 || port > 65_535) {
-    throw new MockConfigError(
-      `${variable}="${raw}" is not a TCP port. Set ${variable} to a whole number from 1 to 65535 (for example ${variable}=${fallback + 1}), or unset it to use ${fallback}.`,
-    );
-  }
-  return port;
-}
-
-function describeStartFailure(error: unknown, variable: string, port: number): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE')
-    return `port ${port} on ${HOST} is already in use. Stop what is using it, or set ${variable} to a free port (for example ${variable}=${port + 1}).`;
-  if (code === 'EACCES') return `no permission to listen on port ${port}. Set ${variable} to a port above 1023.`;
-  return `could not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`;
+/** A problem with the command line or the environment: the message names the flag or variable and the fix. */
+export class TwinsConfigError extends Error {
+  override name = 'TwinsConfigError';
 }
 
 interface TwinSettings {
+  readonly host: string;
   readonly storePort: number;
   readonly mediaPort: number;
   readonly storePlan: StorePlan;
   readonly mediaClock: 'real' | 'virtual';
 }
 
-/** The ports, the store's plan and the media clock from the environment; a MockConfigError names the variable to fix. */
-function readSettings(): TwinSettings {
-  const storePort = readPort('STORE_MOCK_PORT', 4010);
-  const mediaPort = readPort('KITSU_MOCK_PORT', 4020);
-  if (!['', 'real', 'virtual'].includes(mediaTwinClock() ?? '')) {
-    throw new MockConfigError(`KITSU_MOCK_CLOCK is "${mediaTwinClock()}". Set it to real (the default) or virtual.`);
+/** A port from a flag or a variable; `name` is what the message tells the user to fix. */
+function readPort(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const port = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || port > 65_535) {
+    throw new TwinsConfigError(`${name}="${raw}" is not a TCP port. Give a whole number from 0 (a free port) to 65535, for example ${fallback + 1}.`);
+  }
+  return port;
+}
+
+/** The settings from the flags, then the environment; a TwinsConfigError names what to fix. */
+export function readTwinSettings(argv: readonly string[]): TwinSettings {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (!['--host', '--store-port', '--media-port'].includes(flag)) throw new TwinsConfigError(`unknown option "${flag}".\n\n${TWINS_USAGE}`);
+    const value = argv[++i];
+    if (value === undefined || value.startsWith('--')) throw new TwinsConfigError(`${flag} needs a value.\n\n${TWINS_USAGE}`);
+    flags.set(flag, value);
+  }
+  const storePort = flags.has('--store-port')
+    ? readPort('--store-port', flags.get('--store-port'), 4010)
+    : readPort('STORE_MOCK_PORT', readVariable('STORE_MOCK_PORT'), 4010);
+  const mediaPort = flags.has('--media-port')
+    ? readPort('--media-port', flags.get('--media-port'), 4020)
+    : readPort('KITSU_MOCK_PORT', readVariable('KITSU_MOCK_PORT'), 4020);
+  if (!['', 'real', 'virtual'].includes(mediaTwinClock())) {
+    throw new TwinsConfigError(`KITSU_MOCK_CLOCK is "${mediaTwinClock()}". Set it to real (the default) or virtual.`);
   }
   const plan = storeTwinPlan() || 'standard';
   if (!isStorePlan(plan))
-    throw new MockConfigError(`STORE_MOCK_PLAN is "${plan}". Set it to one of ${Object.keys(STORE_PLANS).join(', ')}, or unset it for standard.`);
-  // The suites' own run (playwright.config.ts) asks for a virtual media clock so tests can move it;
-  // people running `npm run twins` get the real one.
+    throw new TwinsConfigError(`STORE_MOCK_PLAN is "${plan}". Set it to one of ${Object.keys(STORE_PLANS).join(', ')}, or unset it for standard.`);
+  // The suites' own run (playwright.config.ts) asks for a virtual media clock so tests can move it; people get the real one.
   const mediaClock = mediaTwinClock() === 'virtual' ? 'virtual' : 'real';
-  return { storePort, mediaPort, storePlan: plan, mediaClock };
+  return { host: flags.get('--host') ?? '127.0.0.1', storePort, mediaPort, storePlan: plan, mediaClock };
 }
 
-/** The store twin, and what a person needs to reach it: the seeded stores, the control API, the storefront and the seeded app. */
-async function startStore({ storePort, storePlan }: TwinSettings): Promise<RunningTwin> {
-  const store = await startStoreTwin({ port: storePort, host: HOST, clock: 'real', plan: storePlan });
-  console.log(`Store Commerce API twin on ${store.url} (real clock${storePlan === 'standard' ? '' : `, ${storePlan} plan`})`);
-  for (const seeded of SEEDED_STORES) {
-    console.log(
-      `  store ${seeded.id}: base ${store.url}/v1/${seeded.id}  token ${seeded.token}  languages ${seeded.languages.join(', ')} (main ${seeded.mainLanguage})`,
-    );
-  }
-  console.log(`  control API: ${store.url}/__twin (GET /__twin/health, POST /__twin/stores, POST /__twin/reset)`);
-  console.log(`  storefront: ${store.url}/storefront/{store_id}/products/{product_id} (product pages with LS.registerOnChangeVariant)`);
-  // A twin fixture's client secret, not a real credential: an app under test needs it to exchange codes.
-  console.log(
-    `  app ${SEEDED_APP.id} (${SEEDED_APP.name}): client secret ${SEEDED_APP.secret}  redirect ${SEEDED_APP.redirectUrl}  scopes ${SEEDED_APP.scopes.join(',')}`,
-  );
-  console.log(
-    `  install: ${store.url}/apps/${SEEDED_APP.id}/authorize?state=... then POST ${store.url}/apps/authorize/token (POST /__twin/apps registers another app)`,
-  );
-  return { name: 'Store Commerce API twin', close: () => store.close() };
+function describeStartFailure(error: TwinsStartError, host: string): string {
+  const flag = error.twin === 'store' ? '--store-port (or STORE_MOCK_PORT)' : '--media-port (or KITSU_MOCK_PORT)';
+  if (error.code === 'EADDRINUSE') return `port ${error.port} on ${host} is already in use. Stop what is using it, or give ${flag} a free port.`;
+  if (error.code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine. Give --host an address it has (127.0.0.1, 0.0.0.0).`;
+  if (error.code === 'EACCES') return `no permission to listen on port ${error.port}. Give ${flag} a port above 1023.`;
+  return error.message;
 }
 
-/** The media twin, and what a person needs to reach it: the token endpoint, the seeded users and the control API. */
-async function startMedia({ mediaPort, mediaClock }: TwinSettings): Promise<RunningTwin> {
-  const media = await startMediaTwin({ port: mediaPort, host: HOST, clock: mediaClock });
-  console.log(`Media Tracking API twin on ${media.url}${MEDIA_CONTRACT.edgePrefix} (${mediaClock} clock)`);
-  console.log(
-    `  OAuth token: POST ${media.url}${MEDIA_CONTRACT.oauthTokenPath} (grant_type=password, username, password; client_id ${MEDIA_SEED.oauthClientId} optional)`,
-  );
-  for (const user of SEEDED_USERS) {
-    const notes = [user.sfwFilter ? 'adult content hidden' : 'sees adult content', ...(user.admin ? ['admin'] : [])].join(', ');
-    console.log(`  user ${user.id}: ${user.name} / ${user.email}  password ${user.password}  (${notes})`);
-  }
-  console.log(`  control API: ${media.url}/__twin (GET /__twin/health, POST /__twin/reset, GET /__twin/clock)`);
-  return { name: 'Media Tracking API twin', close: () => media.close() };
+/** What a person needs to reach the twins: the seeded stores, users and app, and the control APIs. */
+function describeTwins(twins: Twins, { storePlan, mediaClock }: TwinSettings): string[] {
+  const { store, media } = twins;
+  return [
+    `Store Commerce API twin on ${store.url} (real clock${storePlan === 'standard' ? '' : `, ${storePlan} plan`})`,
+    ...store.stores.map((s) => `  store ${s.id}: base ${s.baseUrl}  token ${s.token}  languages ${s.languages.join(', ')} (main ${s.mainLanguage})`),
+    `  control API: ${store.url}/__twin (GET /__twin/health, POST /__twin/stores, POST /__twin/reset)`,
+    `  storefront: ${store.url}/storefront/{store_id}/products/{product_id} (product pages with LS.registerOnChangeVariant)`,
+    // A twin fixture's client secret, not a real credential: an app under test needs it to exchange codes.
+    `  app ${store.app.id} (${store.app.name}): client secret ${store.app.secret}  redirect ${store.app.redirectUrl}  scopes ${store.app.scopes.join(',')}`,
+    `  install: ${store.url}/apps/${store.app.id}/authorize?state=... then POST ${store.url}/apps/authorize/token (POST /__twin/apps registers another app)`,
+    `Media Tracking API twin on ${media.url} (${mediaClock} clock)`,
+    `  OAuth token: POST ${media.oauthTokenUrl} (grant_type=password, username, password; client_id ${MEDIA_OAUTH_CLIENT_ID} optional)`,
+    ...media.users.map(
+      (user) =>
+        `  user ${user.id}: ${user.name} / ${user.email}  password ${user.password}  (${[user.sfwFilter ? 'adult content hidden' : 'sees adult content', ...(user.admin ? ['admin'] : [])].join(', ')})`,
+    ),
+    `  control API: ${media.url.replace(/\/api\/edge$/, '')}/__twin (GET /__twin/health, POST /__twin/reset, GET /__twin/clock)`,
+  ];
 }
 
-async function main(): Promise<void> {
+/** Starts the twins in the foreground; the exit code is set on failure (1: could not start, 2: bad settings). */
+export async function runTwins(argv: readonly string[]): Promise<void> {
   let settings: TwinSettings;
   try {
-    settings = readSettings();
+    settings = readTwinSettings(argv);
   } catch (error) {
-    if (!(error instanceof MockConfigError)) throw error;
+    if (!(error instanceof TwinsConfigError)) throw error;
     console.error(`[twins] ${error.message}`);
-    process.exitCode = 1;
+    process.exitCode = 2;
     return;
   }
-
-  const running: RunningTwin[] = [];
+  let twins: Twins;
   try {
-    running.push(await startStore(settings));
+    twins = await startTwins({
+      host: settings.host,
+      storePort: settings.storePort,
+      mediaPort: settings.mediaPort,
+      clock: 'real',
+      mediaClock: settings.mediaClock,
+      storePlan: settings.storePlan,
+    });
   } catch (error) {
-    console.error(`[twins] Store Commerce API twin: ${describeStartFailure(error, 'STORE_MOCK_PORT', settings.storePort)}`);
+    if (!(error instanceof TwinsStartError)) throw error;
+    console.error(`[twins] ${error.twin === 'store' ? 'Store Commerce API' : 'Media Tracking API'} twin: ${describeStartFailure(error, settings.host)}`);
     process.exitCode = 1;
     return;
   }
-  try {
-    running.push(await startMedia(settings));
-  } catch (error) {
-    console.error(`[twins] Media Tracking API twin: ${describeStartFailure(error, 'KITSU_MOCK_PORT', settings.mediaPort)}`);
-    for (const twin of running) await twin.close();
-    process.exitCode = 1;
-    return;
-  }
-
+  for (const line of describeTwins(twins, settings)) console.log(line);
   console.log('Press Ctrl+C to stop.');
-  stopOnSignal(running);
+  stopOnSignal(twins);
 }
 
-/** Ctrl+C or SIGTERM closes every twin once; the exit code says whether they all closed cleanly. */
-function stopOnSignal(running: readonly RunningTwin[]): void {
+/** Ctrl+C or SIGTERM closes both twins once; the exit code says whether they closed cleanly. */
+function stopOnSignal(twins: Twins): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n[twins] ${signal}: stopping ${running.map((twin) => twin.name).join(', ')}...`);
-    Promise.allSettled(running.map((twin) => twin.close())).then((results) => {
-      const failed = results.filter((result) => result.status === 'rejected');
-      for (const failure of failed) console.error('[twins] a twin did not close cleanly:', (failure as PromiseRejectedResult).reason);
-      process.exit(failed.length > 0 ? 1 : 0);
-    });
+    console.log(`\n[twins] ${signal}: stopping the Store Commerce API twin, Media Tracking API twin...`);
+    twins.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('[twins] a twin did not close cleanly:', error);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
-await main();
+if (import.meta.main) await runTwins(process.argv.slice(2));
