@@ -2,21 +2,18 @@
  * The one error base of the typed clients, in the manner of undici's
  * lib/core/errors.js: a class per kind of failure, each with `name` and a
  * stable `code` that tests and reports match on, not the wording. The kinds
- * every client shares live here; a client adds only its own vocabulary (the
- * store's 402, the media's OAuth refusals) and its voice: the code prefix and
- * the words its messages speak with. URLs and bodies are redacted before they
- * get here.
+ * every client shares live here; each client declares its own class of each
+ * kind, with its literal code, in its errors.ts (StoreConfigError,
+ * MediaTransportError, …), beside its own vocabulary (the store's 402, the
+ * media's OAuth refusals). URLs and bodies are redacted before they get here.
  *
  * Codes: `<PREFIX>_ERR_<KIND>`, e.g. STORE_ERR_TRANSPORT, MEDIA_ERR_CONFIG.
- * `voicedErrors(voice)` gives a client the shared kinds in its voice, for it
- * to name (StoreConfigError, MediaTransportError, …), and one class that every
- * error of that voice is an instance of (StoreClientError).
  */
 import { STATUS_CODES } from 'node:http';
 
-/** Who speaks in a client's errors. */
-export interface ClientVoice {
-  /** The code prefix: STORE → STORE_ERR_TRANSPORT. */
+/** How a client's errors are worded: its code prefix, the API's name, and what the contract calls a readable answer. */
+export interface ErrorWording {
+  /** The code prefix: STORE → STORE_ERR_TRANSPORT; also each error's `api`. */
   readonly prefix: string;
   /** The API's name in messages: "Store client: …", "Store API answered …". */
   readonly api: string;
@@ -24,35 +21,24 @@ export interface ClientVoice {
   readonly contract: string;
 }
 
-/** The kinds every client shares; each client adds its own after these. */
-export type CoreErrorKind = 'CONFIG' | 'INVALID_REQUEST' | 'TRANSPORT' | 'INVALID_RESPONSE' | 'API';
-
 export class ClientError extends Error {
   readonly code: string;
-  /** The voice's prefix: which client speaks. */
+  /** The wording's prefix: which client speaks. */
   readonly api: string;
 
-  constructor(voice: ClientVoice, kind: string, message: string, options?: { cause?: unknown }) {
+  constructor(wording: ErrorWording, code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
-    this.api = voice.prefix;
-    this.code = `${voice.prefix}_ERR_${kind}`;
+    this.api = wording.prefix;
+    this.code = code;
   }
 }
 
 /** The client was constructed with options it cannot work with. */
-export class ClientConfigError extends ClientError {
-  constructor(voice: ClientVoice, message: string) {
-    super(voice, 'CONFIG', message);
-  }
-}
+export class ClientConfigError extends ClientError {}
 
 /** A request the client refuses to send (e.g. the token to a foreign origin). */
-export class ClientRequestError extends ClientError {
-  constructor(voice: ClientVoice, message: string) {
-    super(voice, 'INVALID_REQUEST', message);
-  }
-}
+export class ClientRequestError extends ClientError {}
 
 /** What a send that got no answer knew when it gave up. */
 export interface TransportFailure {
@@ -72,13 +58,13 @@ export class ClientTransportError extends ClientError {
   /** The network error's own code, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
   readonly causeCode: string;
 
-  constructor(voice: ClientVoice, details: TransportFailure) {
+  constructor(wording: ErrorWording, code: string, details: TransportFailure) {
     super(
-      voice,
-      'TRANSPORT',
-      `${voice.api} client: ${details.method} ${details.url} got no answer after ${details.attempts} attempt(s): ` +
+      wording,
+      code,
+      `${wording.api} client: ${details.method} ${details.url} got no answer after ${details.attempts} attempt(s): ` +
         `${details.causeCode} ${details.causeMessage}. ` +
-        `Fix: check that the ${voice.api} API (or its twin) is running and reachable at the client's baseUrl.`,
+        `Fix: check that the ${wording.api} API (or its twin) is running and reachable at the client's baseUrl.`,
       { cause: details.cause },
     );
     this.method = details.method;
@@ -103,13 +89,13 @@ export class ClientInvalidResponseError extends ClientError {
   readonly method: string;
   readonly url: string;
 
-  constructor(voice: ClientVoice, details: UnreadableAnswer) {
+  constructor(wording: ErrorWording, code: string, details: UnreadableAnswer) {
     super(
-      voice,
-      'INVALID_RESPONSE',
-      `${voice.api} API answered ${details.method} ${details.url} with ${details.status} and ${details.what}: ` +
+      wording,
+      code,
+      `${wording.api} API answered ${details.method} ${details.url} with ${details.status} and ${details.what}: ` +
         `${JSON.stringify(details.text.slice(0, 200))}. ` +
-        `Fix: this is the provider breaking the contract (${voice.contract}); report it.`,
+        `Fix: this is the provider breaking the contract (${wording.contract}); report it.`,
     );
     this.status = details.status;
     this.method = details.method;
@@ -135,8 +121,8 @@ export class ClientApiError extends ClientError {
   readonly body: unknown;
   readonly retries: number;
 
-  constructor(voice: ClientVoice, details: RefusedAnswer & { body: unknown }, message: string, kind = 'API') {
-    super(voice, kind, message);
+  constructor(wording: ErrorWording, code: string, details: RefusedAnswer & { body: unknown }, message: string) {
+    super(wording, code, message);
     this.status = details.status;
     this.method = details.method;
     this.url = details.url;
@@ -146,9 +132,9 @@ export class ClientApiError extends ClientError {
 }
 
 /** `<API> API answered 404 Not Found to GET <url>< ("what it said")>. <what it means> Fix: <fix>` */
-export function refusalMessage(voice: ClientVoice, details: RefusedAnswer, said: string, meaning: string, fix: string): string {
+export function refusalMessage(wording: ErrorWording, details: RefusedAnswer, said: string, meaning: string, fix: string): string {
   const reason = STATUS_CODES[details.status] ?? 'Unknown Status';
-  return `${voice.api} API answered ${details.status} ${reason} to ${details.method} ${details.url}${said}. ${meaning} Fix: ${fix}`;
+  return `${wording.api} API answered ${details.status} ${reason} to ${details.method} ${details.url}${said}. ${meaning} Fix: ${fix}`;
 }
 
 /** The body of an answer: parsed JSON, or the text when it is not JSON. */
@@ -158,40 +144,4 @@ export function bodyOf(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/**
- * The shared kinds in one client's voice, for the client to name
- * (src/clients/voices.ts): `export class StoreConfigError extends
- * store.ConfigError {}`; its `name` is the subclass's. `ClientError` is the class every error of the voice is an
- * instance of, whichever kind (`instanceof` tests `api`, as undici's classes
- * test a brand).
- */
-export function voicedErrors(voice: ClientVoice) {
-  abstract class AnyError extends ClientError {
-    static override [Symbol.hasInstance](value: unknown): value is ClientError {
-      return value instanceof ClientError && value.api === voice.prefix;
-    }
-  }
-  class ConfigError extends ClientConfigError {
-    constructor(message: string) {
-      super(voice, message);
-    }
-  }
-  class RequestError extends ClientRequestError {
-    constructor(message: string) {
-      super(voice, message);
-    }
-  }
-  class TransportError extends ClientTransportError {
-    constructor(details: TransportFailure) {
-      super(voice, details);
-    }
-  }
-  class InvalidResponseError extends ClientInvalidResponseError {
-    constructor(details: UnreadableAnswer) {
-      super(voice, details);
-    }
-  }
-  return { ClientError: AnyError, ConfigError, RequestError, TransportError, InvalidResponseError };
 }

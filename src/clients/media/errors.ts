@@ -5,16 +5,60 @@
  * bodies in them are already redacted.
  */
 import * as core from '../../http/ClientError.ts';
-import { MEDIA } from '../voices.ts';
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { isRecord } from './toResource.ts';
 import type { JsonApiError } from './types.ts';
 
-/** The core's kinds in the media client's voice (declared with the store client's, in ../voices.ts). */
-export { MediaClientError, MediaConfigError, MediaInvalidResponseError, MediaRequestError, MediaTransportError } from '../voices.ts';
+/** The media client's wording: MEDIA_ERR_* codes, "Media API answered …". */
+const MEDIA: core.ErrorWording = { prefix: 'MEDIA', api: 'Media', contract: 'JSON:API resource structures, spec: Endpoints' };
+
+/** Any error of the Media client, whichever kind: `error instanceof MediaClientError` (its brand is `api`, as undici's classes test theirs). */
+export abstract class MediaClientError extends core.ClientError {
+  static override [Symbol.hasInstance](value: unknown): value is core.ClientError {
+    return value instanceof core.ClientError && value.api === MEDIA.prefix;
+  }
+}
+
+/** The client was constructed with options it cannot work with. */
+export class MediaConfigError extends core.ClientConfigError {
+  constructor(message: string) {
+    super(MEDIA, 'MEDIA_ERR_CONFIG', message);
+  }
+}
+
+/** A request the client refuses to send (e.g. the token to a foreign origin). */
+export class MediaRequestError extends core.ClientRequestError {
+  constructor(message: string) {
+    super(MEDIA, 'MEDIA_ERR_INVALID_REQUEST', message);
+  }
+}
+
+/** No HTTP answer at all, after the retries. */
+export class MediaTransportError extends core.ClientTransportError {
+  constructor(details: core.TransportFailure) {
+    super(MEDIA, 'MEDIA_ERR_TRANSPORT', details);
+  }
+}
+
+/** An answer the client cannot read as the contract says. */
+export class MediaInvalidResponseError extends core.ClientInvalidResponseError {
+  constructor(details: core.UnreadableAnswer) {
+    super(MEDIA, 'MEDIA_ERR_INVALID_RESPONSE', details);
+  }
+}
 
 /** Every code the Media client's errors carry: the core's kinds, then its own. */
-export type MediaErrorCode = `MEDIA_ERR_${core.CoreErrorKind | 'NOT_FOUND' | 'VALIDATION' | 'FORBIDDEN' | 'UNAUTHORIZED' | 'OAUTH'}`;
+export type MediaErrorCode =
+  | 'MEDIA_ERR_CONFIG'
+  | 'MEDIA_ERR_INVALID_REQUEST'
+  | 'MEDIA_ERR_TRANSPORT'
+  | 'MEDIA_ERR_INVALID_RESPONSE'
+  | 'MEDIA_ERR_API'
+  | 'MEDIA_ERR_NOT_FOUND'
+  | 'MEDIA_ERR_VALIDATION'
+  | 'MEDIA_ERR_FORBIDDEN'
+  | 'MEDIA_ERR_UNAUTHORIZED'
+  | 'MEDIA_ERR_OAUTH';
 
 /** What every HTTP error carries; the text and URL are redacted before they get here. */
 export interface ApiErrorDetails extends core.RefusedAnswer {
@@ -31,11 +75,11 @@ export class MediaApiError extends core.ClientApiError {
   /** The Retry-After header of the answer, when it had one (a throttled or unavailable service). */
   readonly retryAfter: string | undefined;
 
-  constructor(details: ApiErrorDetails, explained?: { meaning: string; fix: string }, kind = 'API') {
+  constructor(details: ApiErrorDetails, explained?: { meaning: string; fix: string }, code: MediaErrorCode = 'MEDIA_ERR_API') {
     const body = core.bodyOf(details.text);
     const errors = errorObjectsOf(body);
     const { meaning, fix } = explained ?? explain(details);
-    super(MEDIA, { ...details, body }, MediaApiError.compose(details, body, errors, meaning, fix), kind);
+    super(MEDIA, code, { ...details, body }, MediaApiError.compose(details, body, errors, meaning, fix));
     this.errors = errors;
     this.retryAfter = details.retryAfter;
   }
@@ -58,7 +102,7 @@ export class NotFoundError extends MediaApiError {
             meaning: 'The record does not exist, or it is hidden from this caller: adult-flagged media answer 404 to anonymous requests.',
             fix: 'check the collection and the id; for adult media, sign in as a user who allows adult content.',
           },
-      'NOT_FOUND',
+      'MEDIA_ERR_NOT_FOUND',
     );
   }
 }
@@ -77,7 +121,7 @@ export class ValidationError extends MediaApiError {
         meaning: listed.length > 0 ? `Refused: ${listed.join(', ')}.` : 'The request was refused as invalid.',
         fix: 'correct the named attributes and send the request again.',
       },
-      'VALIDATION',
+      'MEDIA_ERR_VALIDATION',
     );
     this.pointers = pointers;
   }
@@ -92,7 +136,7 @@ export class ForbiddenError extends MediaApiError {
         meaning: 'The caller is not allowed to do this to this resource.',
         fix: "act as the resource's owner (or a user with the needed role); anonymous callers cannot write.",
       },
-      'FORBIDDEN',
+      'MEDIA_ERR_FORBIDDEN',
     );
   }
 }
@@ -106,7 +150,7 @@ export class UnauthorizedError extends MediaApiError {
         meaning: 'The access token is expired or revoked.',
         fix: 'sign in again: client.token({ username, password }), or client.token({ refreshToken }) with a refresh token that is still valid.',
       },
-      'UNAUTHORIZED',
+      'MEDIA_ERR_UNAUTHORIZED',
     );
   }
 }
@@ -121,7 +165,7 @@ export class OAuthError extends MediaApiError {
     const body = core.bodyOf(details.text);
     const error = isRecord(body) && typeof body.error === 'string' ? body.error : undefined;
     const errorDescription = isRecord(body) && typeof body.error_description === 'string' ? body.error_description : undefined;
-    super(details, explainOAuth(error, details), 'OAUTH');
+    super(details, explainOAuth(error, details), 'MEDIA_ERR_OAUTH');
     this.error = error;
     this.errorDescription = errorDescription;
   }

@@ -4,15 +4,58 @@
  * happened, and the fix. URLs and bodies in them are already redacted.
  */
 import * as core from '../../http/ClientError.ts';
-import { STORE } from '../voices.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { RateHeaders } from './types.ts';
 
-/** The core's kinds in the store client's voice (declared with the media client's, in ../voices.ts). */
-export { StoreClientError, StoreConfigError, StoreInvalidResponseError, StoreRequestError, StoreTransportError } from '../voices.ts';
+/** The store client's wording: STORE_ERR_* codes, "Store API answered …". */
+const STORE: core.ErrorWording = { prefix: 'STORE', api: 'Store', contract: 'no root element, collections are JSON arrays' };
+
+/** Any error of the Store client, whichever kind: `error instanceof StoreClientError` (its brand is `api`, as undici's classes test theirs). */
+export abstract class StoreClientError extends core.ClientError {
+  static override [Symbol.hasInstance](value: unknown): value is core.ClientError {
+    return value instanceof core.ClientError && value.api === STORE.prefix;
+  }
+}
+
+/** The client was constructed with options it cannot work with. */
+export class StoreConfigError extends core.ClientConfigError {
+  constructor(message: string) {
+    super(STORE, 'STORE_ERR_CONFIG', message);
+  }
+}
+
+/** A request the client refuses to send (e.g. the token to a foreign origin). */
+export class StoreRequestError extends core.ClientRequestError {
+  constructor(message: string) {
+    super(STORE, 'STORE_ERR_INVALID_REQUEST', message);
+  }
+}
+
+/** No HTTP answer at all, after the retries. */
+export class StoreTransportError extends core.ClientTransportError {
+  constructor(details: core.TransportFailure) {
+    super(STORE, 'STORE_ERR_TRANSPORT', details);
+  }
+}
+
+/** An answer the client cannot read as the contract says. */
+export class StoreInvalidResponseError extends core.ClientInvalidResponseError {
+  constructor(details: core.UnreadableAnswer) {
+    super(STORE, 'STORE_ERR_INVALID_RESPONSE', details);
+  }
+}
 
 /** Every code the Store client's errors carry: the core's kinds, then its own. */
-export type StoreErrorCode = `STORE_ERR_${core.CoreErrorKind | 'PAYMENT_REQUIRED' | 'VALIDATION' | 'RATE_LIMITED' | 'NOT_FOUND'}`;
+export type StoreErrorCode =
+  | 'STORE_ERR_CONFIG'
+  | 'STORE_ERR_INVALID_REQUEST'
+  | 'STORE_ERR_TRANSPORT'
+  | 'STORE_ERR_INVALID_RESPONSE'
+  | 'STORE_ERR_API'
+  | 'STORE_ERR_PAYMENT_REQUIRED'
+  | 'STORE_ERR_VALIDATION'
+  | 'STORE_ERR_RATE_LIMITED'
+  | 'STORE_ERR_NOT_FOUND';
 
 /** What every HTTP error carries; bodies and URLs are redacted before they get here. */
 export interface ApiErrorDetails extends core.RefusedAnswer {
@@ -26,8 +69,8 @@ export class StoreApiError extends core.ClientApiError {
   /** The body's description (or error) member, when there is one. */
   readonly description: string | undefined;
 
-  constructor(details: ApiErrorDetails, explained: [meaning: string, fix: string] = explain(details), kind = 'API') {
-    super(STORE, details, StoreApiError.compose(details, ...explained), kind);
+  constructor(details: ApiErrorDetails, explained: [meaning: string, fix: string] = explain(details), code: StoreErrorCode = 'STORE_ERR_API') {
+    super(STORE, code, details, StoreApiError.compose(details, ...explained));
     this.description = descriptionOf(details.body);
   }
 
@@ -47,7 +90,7 @@ export class PaymentRequiredError extends StoreApiError {
         "The store's API access is suspended for lack of payment: the store's subscription was not renewed or the app's recurring charge was not paid. Every API call answers 402 until then, and webhooks are not called.",
         "payment must be resumed (renew the store's subscription or pay the app's charge), then retry; after the app/resumed event, resync whatever the webhooks missed.",
       ],
-      'PAYMENT_REQUIRED',
+      'STORE_ERR_PAYMENT_REQUIRED',
     );
   }
 }
@@ -66,7 +109,7 @@ export class ValidationError extends StoreApiError {
         listed.length > 0 ? `Invalid fields: ${listed.join(', ')}.` : 'The request was refused as unprocessable.',
         listed.length > 0 ? 'correct the listed fields and send the request again.' : 'read the description; it names the limit or rule that was hit.',
       ],
-      'VALIDATION',
+      'STORE_ERR_VALIDATION',
     );
     this.fields = fields;
   }
@@ -83,7 +126,7 @@ export class RateLimitError extends StoreApiError {
         `The rate limit (a bucket of ${STORE_CONTRACT.bucketSize} requests leaking ${STORE_CONTRACT.leakPerSecond}/s per store and app) was still exceeded after ${details.retries} retries.`,
         `keep pacing on and use one client per store and token so its pacer sees every request; if other programs share the token, wait about ${MS_PER_LEAK} ms per request they send.`,
       ],
-      'RATE_LIMITED',
+      'STORE_ERR_RATE_LIMITED',
     );
     this.rate = details.rate;
   }
@@ -92,7 +135,11 @@ export class RateLimitError extends StoreApiError {
 /** 404: the resource (or the page) does not exist. */
 export class NotFoundError extends StoreApiError {
   constructor(details: ApiErrorDetails) {
-    super(details, ['The resource does not exist in this store.', 'check the id and the store id in the base URL; it may have been deleted.'], 'NOT_FOUND');
+    super(
+      details,
+      ['The resource does not exist in this store.', 'check the id and the store id in the base URL; it may have been deleted.'],
+      'STORE_ERR_NOT_FOUND',
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import {
 import * as media from '../../../src/clients/media/errors.ts';
 import * as store from '../../../src/clients/store/errors.ts';
 
-// One error base: every kind is one class of the core, each client's class a thin voice over it, codes stable.
+// One error base: every kind is one class of the core, each client declares its own class of it with a literal code.
 
 const transport = { method: 'GET', url: 'http://127.0.0.1:1/x', attempts: 2, causeCode: 'ECONNREFUSED', causeMessage: 'connect refused' };
 const unreadable = { status: 200, method: 'GET', url: 'http://127.0.0.1:1/x', what: 'a body that is not JSON', text: '<html>' };
