@@ -11,6 +11,7 @@
  * vocabulary.
  */
 import type { Clock } from '../../clock/Clock.ts';
+import { bodyOf } from '../../http/ClientError.ts';
 import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
 import { ClientCore, type AttemptGate, type Sent } from '../../http/ClientCore.ts';
@@ -264,18 +265,11 @@ export class StoreClient {
   }
 
   #errorFor({ response, retries }: Sent<StoreResponse>): StoreApiError {
-    const text = redactText(response.text, this.#secrets);
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Not JSON: the error keeps the text.
-    }
     return apiErrorFor({
       status: response.status,
       method: response.method,
       url: response.url,
-      body,
+      body: bodyOf(redactText(response.text, this.#secrets)),
       retries,
       ...(response.rate ? { rate: response.rate } : {}),
     });
