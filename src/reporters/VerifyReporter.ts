@@ -1,13 +1,16 @@
 /**
  * npm run verify's console, in place of Playwright's list: one line as each area of
  * the spec (store.pagination) and each pact finishes, then a table per API (rules
- * verified, failed, not verified with the reason, observations, the pact) and one line per
- * failed test (its rule, its last request, the first line of its error). Nothing a
- * test, a worker, Pact or the twins print reaches the console: the Allure results
- * hold each test's output and attachments, and reports/verify/output.log the rest.
+ * verified, failed, not verified with the reason, observations, the pact), one line per
+ * failed test (its rule, the request its failure is about, the first line of its error),
+ * and, per failed contract or reliance rule, the consumers whose pacts use what broke
+ * (src/reporting/affectedConsumers.ts), also written beside the output log and onto the
+ * rule's failed results in the Allure report. Nothing a test, a worker, Pact or the twins
+ * print reaches the console: the Allure results hold each test's output and attachments,
+ * and reports/verify/output.log the rest.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { CATALOGUES } from '../rules/catalogues.ts';
 import type { Rule } from '../rules/Rule.ts';
@@ -22,13 +25,33 @@ import {
   failureLine,
   firstLine,
   groupLine,
-  lastRequest,
   summaryTable,
   type ApiRow,
   type Failure,
   type TestCounts,
 } from '../verify/verifySummary.ts';
 import { targetName } from '../config/env.ts';
+import { failingRequest } from '../reporting/failingRequest.ts';
+import {
+  affectedConsumers,
+  affectedLines,
+  affectedMarkdown,
+  readConsumerPacts,
+  type Affected,
+  type Break,
+  type InteractionVerdict,
+} from '../reporting/affectedConsumers.ts';
+import { breakOfRule } from '../reporting/ruleConcerns.ts';
+import { amendAllureResults } from '../reporting/affectedAllure.ts';
+
+/**
+ * The pacts whose consumers a failed rule may affect: the harness's own, the examples', and the held-out
+ * consumers' (contracts/pactNames.ts PACT_DIR and OUTSIDE_PACT_SOURCES; a unit test keeps them the same).
+ */
+export const PACT_SOURCES = ['contracts/pacts', 'examples/pacts', 'tests/fixtures/pacts'] as const;
+
+/** The projects whose tests verify a pact interaction, one test each (the describe names the pact). */
+const PACT_PROJECTS = new Set(['contracts-verify', 'contracts-outside']);
 
 export interface VerifyReporterOptions {
   /** The APIs verified (default: every catalogue's). */
@@ -40,6 +63,17 @@ export interface VerifyReporterOptions {
   readonly outputLog?: string;
   /** Where the lines go (the terminal). */
   readonly write?: (line: string) => void;
+  /** Pact files and directories whose consumers a failed rule may affect (default PACT_SOURCES). */
+  readonly pactSources?: readonly string[];
+  /** Where the consumers each failed rule affects are written, as JSON and Markdown (default beside the output log). */
+  readonly affectedFile?: string;
+  /** The Allure results the list is added to (default reports/allure-results); null: none. */
+  readonly allureResultsDir?: string | null;
+}
+
+/** `store-product-sync (latest from branch main) → store-commerce-api` → `store-product-sync`. */
+export function consumerOfPactTitle(title: string): string {
+  return (title.split(' → ')[0] ?? title).replace(/\s*\(.*\)\s*$/, '').trim();
 }
 
 /** The group a test that names no rule of the run counts in: its API's pact, the pacts' writing, else its project. */
@@ -70,6 +104,13 @@ export default class VerifyReporter implements Reporter {
   readonly #pending = new Map<string, Set<TestCase>>();
   readonly #groups = new Map<string, TestCounts>();
   readonly #failures: Failure[] = [];
+  /** Each failed contract or reliance rule: the requests its failures were about, the titles of its failed tests, the first error. */
+  readonly #failedRules = new Map<string, { requests: string[]; titles: Set<string>; summary: string }>();
+  /** Each pact interaction verified in this run. */
+  readonly #verdicts: InteractionVerdict[] = [];
+  readonly #pactSources: readonly string[];
+  readonly #affectedFile: string;
+  readonly #allureResults: string | undefined;
   readonly #errors: string[] = [];
   readonly #tests = { passed: 0, failed: 0, skipped: 0 };
   #began = Date.now();
@@ -81,6 +122,9 @@ export default class VerifyReporter implements Reporter {
     this.#target = options.target ?? targetName();
     this.#outputLog = options.outputLog ?? 'reports/verify/output.log';
     this.#write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
+    this.#pactSources = options.pactSources ?? PACT_SOURCES;
+    this.#affectedFile = options.affectedFile ?? join(dirname(this.#outputLog), 'affected-consumers.json');
+    this.#allureResults = options.allureResultsDir === null ? undefined : (options.allureResultsDir ?? 'reports/allure-results');
     // Emptied here, not in onBegin: the twins start (and may print) before the tests are listed.
     mkdirSync(dirname(this.#outputLog), { recursive: true });
     writeFileSync(this.#outputLog, '');
@@ -165,6 +209,7 @@ export default class VerifyReporter implements Reporter {
     this.#tests[counted] += 1;
     for (const [rule, ruleOutcome] of ruleOutcomesOf(test, result)) if (this.#rules.has(rule)) (this.#outcomes[rule] ??= []).push(ruleOutcome);
     if (outcome === 'unexpected') this.#failures.push(this.#failure(test, result));
+    if (PACT_PROJECTS.has(test.parent.project()?.name ?? '')) this.#verdicts.push(verdictOf(test, result, counted));
 
     const group = this.#groupOf(test);
     if (group) this.#groups.get(group)![counted] += 1;
@@ -179,11 +224,17 @@ export default class VerifyReporter implements Reporter {
     const rules = ruleIdsOf(test.annotations).filter((id) => this.#rules.has(id));
     const what =
       rules.length > 0 ? `${rules[0]}${rules.length > 1 ? ` (+${rules.length - 1} more rules)` : ''}` : `${this.#groupOf(test) ?? 'test'}: ${test.title}`;
-    // The request it sent last; a test that sent none (a property, a browser test) is named by its title.
-    const request = lastRequest(result.attachments) ?? (rules.length > 0 ? `“${test.title}”` : undefined);
-    const reason = firstLine(
-      result.error?.message ?? result.error?.value ?? (result.status === 'timedOut' ? `timed out after ${test.timeout} ms` : result.status),
-    );
+    const message = result.error?.message ?? result.error?.value ?? (result.status === 'timedOut' ? `timed out after ${test.timeout} ms` : result.status);
+    // The request the failure is about (not the clean-up after it); a test that sent none (a property, a browser test) is named by its title.
+    const sent = failingRequest(result.attachments, message);
+    const request = sent ?? (rules.length > 0 ? `“${test.title}”` : undefined);
+    const reason = firstLine(message);
+    for (const rule of rules.filter((id) => this.#rules.get(id)!.source !== 'field-notes')) {
+      const failed = this.#failedRules.get(rule) ?? { requests: [], titles: new Set<string>(), summary: reason };
+      if (sent) failed.requests.push(sent);
+      failed.titles.add(test.title);
+      this.#failedRules.set(rule, failed);
+    }
     return { what, ...(request ? { request } : {}), reason };
   }
 
@@ -219,8 +270,41 @@ export default class VerifyReporter implements Reporter {
     if (this.#failures.length > 0) lines.push(`${this.#failures.length} failed test(s):`, ...this.#failures.map((f) => failureLine(f)));
     if (this.#errors.length > 0) lines.push(`${this.#errors.length} error(s) outside a test:`, ...this.#errors.map((e) => `  ✗ ${e}`));
     if (result.status !== 'passed' && this.#failures.length === 0 && this.#errors.length === 0) lines.push(`the run ended ${result.status}`);
+    const affected = this.#affected();
+    if (affected.length > 0) {
+      lines.push(
+        `who the ${affected.length} failed contract and reliance rule(s) affect (the consumers whose pacts use what broke; ${this.#affectedFile.replace(/\.json$/, '.md')}):`,
+        ...affectedLines(affected, { when: 'in this run' }),
+      );
+    }
     lines.push(`each rule with its tests: reports/rule-coverage.md; the tests' and twins' own output: ${this.#outputLog}`);
     for (const line of lines) this.#write(line);
+  }
+
+  /** Per failed contract or reliance rule, the consumers it affects; written as JSON and Markdown, and onto its Allure results. */
+  #affected(): Affected[] {
+    const breaks = [...this.#failedRules]
+      .map(([rule, failed]) => breakOfRule(rule, failed.requests, failed.summary))
+      .filter((brk): brk is Break => brk !== undefined);
+    if (breaks.length === 0) return [];
+    const affected = affectedConsumers(breaks, readConsumerPacts(this.#pactSources), this.#verdicts);
+    try {
+      mkdirSync(dirname(this.#affectedFile), { recursive: true });
+      writeFileSync(this.#affectedFile, `${JSON.stringify({ target: this.#target, breaks, verdicts: this.#verdicts, affected }, replacer, 2)}\n`);
+      writeFileSync(
+        this.#affectedFile.replace(/\.json$/, '.md'),
+        affectedMarkdown(affected, `## Who the failed rules affect (${this.#target})`, 'in this run'),
+      );
+      if (this.#allureResults) {
+        const titles = new Map([...this.#failedRules].map(([rule, failed]) => [rule, failed.titles]));
+        amendAllureResults(this.#allureResults, affected, { titles, when: 'in this run' });
+      }
+    } catch (error) {
+      this.#write(
+        `verify: the consumers the failed rules affect were not written (${error instanceof Error ? error.message : String(error)}): check that reports/ is writable.`,
+      );
+    }
+    return affected;
   }
 
   #rows(): ApiRow[] {
@@ -236,4 +320,20 @@ export default class VerifyReporter implements Reporter {
       };
     });
   }
+}
+
+/** How a pact interaction's test came out, for who a break affects. */
+function verdictOf(test: TestCase, result: TestResult, counted: 'passed' | 'failed' | 'skipped'): InteractionVerdict {
+  const reason =
+    counted === 'failed'
+      ? (result.error?.message ?? result.error?.value)
+      : counted === 'skipped'
+        ? result.annotations.find((a) => a.type === 'skip')?.description
+        : undefined;
+  return { consumer: consumerOfPactTitle(test.parent.title), description: test.title, status: counted, ...(reason ? { reason: reason.slice(0, 2000) } : {}) };
+}
+
+/** A concern's patterns (RegExp) as their source in the JSON. */
+function replacer(_key: string, value: unknown): unknown {
+  return value instanceof RegExp ? value.source : value;
 }
