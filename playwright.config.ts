@@ -17,6 +17,7 @@ import {
   twinOnlyApis,
   verifiedRules as verifiedRulesOf,
   verifyConsole as verifyConsoleOn,
+  pactVerifyConsole,
 } from './src/config/env.ts';
 
 setProcessVariable('PACT_DO_NOT_TRACK', 'true');
@@ -54,6 +55,9 @@ const liveCapableElsewhere = (api: string) => (twinOnlyApis().includes(api) ? { 
 const verifies = (api: string) => verifiedApis.includes(api);
 // npm run verify's console (src/reporters/VerifyReporter.ts) in place of list/dot: a line per area of the spec, a table at the end.
 const verifyConsole = verifyConsoleOn();
+// The packaged pact-verify's console (src/reporters/PactVerifyReporter.ts): a line per interaction, a short account per failure.
+const pactConsole = pactVerifyConsole();
+const ownConsole = verifyConsole || pactConsole;
 const verifiedRules = verifiedRulesOf();
 
 const ALLURE_RESULTS = reportPath('allure-results');
@@ -62,20 +66,25 @@ const inWorker = inPlaywrightWorker();
 const environment = inWorker ? {} : environmentInfo(config, runName);
 if (!inWorker) saveEnvironmentSnapshot(environment, runName);
 const reporters: ReporterDescription[] = [
-  ...(verifyConsole ? [] : [[onCI() ? 'dot' : 'list'] as ReporterDescription]),
+  ...(ownConsole ? [] : [[onCI() ? 'dot' : 'list'] as ReporterDescription]),
   ['json', { outputFile: reportPath('results', `${runName}.json`) }],
   // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
   ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environment, ALLURE_RESULTS) }],
   // For CI systems that read JUnit XML.
   ['junit', { outputFile: reportPath('junit', `${runName}.xml`) }],
   // Under verify's console its closing lines (the counts, each rule not verified) are the table's; a problem with the rules stays.
-  [harnessModule('src/reporters/RuleCoverageReporter'), verifyConsole ? { log: (line: string) => line.startsWith('Rule coverage:') && console.error(line) } : {}],
+  [harnessModule('src/reporters/RuleCoverageReporter'), ownConsole ? { log: (line: string) => line.startsWith('Rule coverage:') && console.error(line) } : {}],
   // Live and record: adds up what every test sent to the APIs, prints the budget line, fails a run over LIVE_REQUEST_BUDGET.
   [harnessModule('src/reporters/RequestBudgetReporter')],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
   ...(blobReport() ? [['blob', { outputDir: reportPath('blob') }] as ReporterDescription] : []),
   // Last, so its table ends the run, after the other reporters' lines.
-  ...(verifyConsole ? [[harnessModule('src/reporters/VerifyReporter'), { apis: verifiedApis, rules: verifiedRules, target: config.target }] as ReporterDescription] : []),
+  ...(verifyConsole
+    ? [[harnessModule('src/reporters/VerifyReporter'), { apis: verifiedApis, rules: verifiedRules, target: config.target }] as ReporterDescription]
+    : []),
+  ...(pactConsole
+    ? [[harnessModule('src/reporters/PactVerifyReporter'), { outputLog: reportPath('pact-verify', runName, 'output.log') }] as ReporterDescription]
+    : []),
 ];
 
 export default defineConfig({
@@ -112,7 +121,8 @@ export default defineConfig({
     {
       name: 'contracts-verify',
       testDir: 'contracts',
-      testMatch: '**/verify.pact.spec.ts',
+      // .js too: an installed harness runs these two projects compiled (scripts/cli.ts).
+      testMatch: /verify\.pact\.spec\.[jt]s$/,
       dependencies: [...pactsWritten('contracts-publish'), ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
       workers: 1,
     },
@@ -125,7 +135,7 @@ export default defineConfig({
     {
       name: 'contracts-outside',
       testDir: 'contracts/verification',
-      testMatch: 'outsidePacts.verify.spec.ts',
+      testMatch: /outsidePacts\.verify\.spec\.[jt]s$/,
       dependencies: [...pactsWritten('examples-publish'), 'contracts-verify'],
       workers: 1,
     },

@@ -14,6 +14,11 @@ import { loadConfig } from '../src/config/harnessConfig.ts';
 import { formatChecklist } from '../src/doctor/formatChecklist.ts';
 import { runDoctor } from '../src/doctor/runDoctor.ts';
 
-const report = await runDoctor(() => loadConfig());
-process.stdout.write(formatChecklist(report));
-process.exitCode = report.exitCode;
+/** Runs the checks, prints the checklist, and gives the exit code. */
+export async function doctorCommand(): Promise<number> {
+  const report = await runDoctor(() => loadConfig());
+  process.stdout.write(formatChecklist(report));
+  return report.exitCode;
+}
+
+if (import.meta.main) process.exitCode = await doctorCommand();

@@ -10,7 +10,7 @@
  *
  * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runTool } from './lib/runTool.ts';
 import { dependencyVersion } from '../src/config/harnessRoot.ts';
@@ -26,26 +26,31 @@ import {
   type OutsidePact,
 } from '../contracts/verification/outsidePacts.ts';
 import type { PactApi } from '../contracts/verification/apiTargets.ts';
+import { loadTeamStates, TeamStatesError } from '../contracts/verification/teamStates.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
 import { interactionOutcomes, outcomesDir, verificationResult } from '../contracts/broker/verificationResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
-import { processEnv, runName } from '../src/config/env.ts';
+import { callerDir, pactVerifyConsole, processEnv, runName } from '../src/config/env.ts';
 import { harnessConfig, type HarnessConfig } from '../src/config/harnessConfig.ts';
 import { recordingsDir } from '../src/recording/cassette.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
 import { environmentSecrets } from '../src/recording/session.ts';
 
-const SPECS = { store: 'contracts/store/verify.pact.spec.ts', media: 'contracts/media/verify.pact.spec.ts' } as const;
-const OUTSIDE_SPEC = 'contracts/verification/outsidePacts.verify.spec.ts';
+// Filters, without the extension: the checkout runs the TypeScript, an installed harness the compiled JavaScript.
+const SPECS = { store: 'contracts/store/verify.pact.spec', media: 'contracts/media/verify.pact.spec' } as const;
+const OUTSIDE_SPEC = 'contracts/verification/outsidePacts.verify.spec';
 export const USAGE_EXIT_CODE = 2;
 
+// How the caller typed the command: the packaged one (scripts/cli.ts sets its console) or the checkout's npm script.
+const COMMAND = pactVerifyConsole() ? 'npx api-contract-harness pact-verify' : 'npm run pact:verify --';
+
 export const USAGE = `Usage:
-  npm run pact:verify [-- store|media]              the harness's own pacts (contracts/pacts)
-  npm run pact:verify -- --pact <file|dir> [--pact <file|dir> …] [--provider store|media] [--states <file>]
-  npm run pact:verify -- --broker [selectors] [--provider-name <name> …] [--no-publish] [--states <file>]
+  ${COMMAND} [store|media]                   the harness's own pacts (contracts/pacts)
+  ${COMMAND} --pact <file|dir> [--pact <file|dir> …] [--provider store|media] [--states <file>]
+  ${COMMAND} --broker [selectors] [--provider-name <name> …] [--no-publish] [--states <file>]
 
   --pact <file|dir>     a pact file, or every *.json in a directory; any consumer's (PactV4)
   --provider store|media  which API the pacts are for, when their provider name does not say
@@ -360,7 +365,17 @@ async function publishResults(
   return 0;
 }
 
-async function main(argv: string[]): Promise<number> {
+/** The states file as an absolute path, once it has loaded and exports team states. */
+async function checkedStatesFile(given: string): Promise<string> {
+  const path = resolve(given);
+  if (!existsSync(path))
+    throw new PactSourceError(`--states ${given}: no such file (looked for ${path}). Give your team's states file (docs/provider-states.md).`);
+  await loadTeamStates(path);
+  return path;
+}
+
+/** The whole command: its arguments, its exit code (also `npx api-contract-harness pact-verify`, scripts/cli.ts). */
+export async function pactVerifyCommand(argv: readonly string[]): Promise<number> {
   let args: VerifyArgs;
   try {
     if (argv.includes('--help') || argv.includes('-h')) {
@@ -374,6 +389,16 @@ async function main(argv: string[]): Promise<number> {
     return USAGE_EXIT_CODE;
   }
   if (args.mode === 'own') return verifyOwn(args.apis, args.playwright);
+  // A states file that does not load is the caller's to fix, before any request (and before a broker hears of a failure).
+  if (args.statesFile) {
+    try {
+      args = { ...args, statesFile: await checkedStatesFile(args.statesFile) };
+    } catch (error) {
+      if (!(error instanceof PactSourceError || error instanceof TeamStatesError)) throw error;
+      console.error(`pact:verify: ${error.message}`);
+      return USAGE_EXIT_CODE;
+    }
+  }
 
   if (args.mode === 'broker') return verifyFromBroker(args, processEnv());
 
@@ -388,10 +413,10 @@ async function main(argv: string[]): Promise<number> {
     return USAGE_EXIT_CODE;
   }
   const config = announceTarget(
-    `pact:verify: ${pacts.map((p) => `${relative('.', p.path)} (${p.consumer} → ${p.provider}, the ${p.api} API)`).join(', ')}, with Pact's Verifier,`,
+    `pact:verify: ${pacts.map((p) => `${relative(callerDir(), p.path)} (${p.consumer} → ${p.provider}, the ${p.api} API)`).join(', ')}, with Pact's Verifier,`,
   );
   if (!config) return USAGE_EXIT_CODE;
   return verifyOutside(pacts, args, runName() ?? `pact-verify-outside-${config.target}`);
 }
 
-if (import.meta.main) process.exit(await main(process.argv.slice(2)));
+if (import.meta.main) process.exit(await pactVerifyCommand(process.argv.slice(2)));

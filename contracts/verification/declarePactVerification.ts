@@ -73,6 +73,11 @@ async function verifyListed({ names, api, target, options }: Declared, descripti
   const pact = readPact(names);
   const interaction = pact.interactions.find((i) => i.description === description);
   expect(interaction, `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`).toBeDefined();
+  // Where the interaction is in the consumer's own file, for a report the team reads.
+  testInfo.annotations.push({
+    type: 'pact interaction',
+    description: `${pact.interactions.indexOf(interaction!) + 1} of ${pact.interactions.length} in ${pactPath(names)}`,
+  });
   const chosen = await target();
   if ('skip' in chosen) return test.skip(true, chosen.skip);
   // An unknown provider state fails here, before a recording is opened or a request sent.
@@ -94,6 +99,7 @@ async function verifyListed({ names, api, target, options }: Declared, descripti
       interaction: interaction!,
       target: provider,
       pactFile: testInfo.outputPath('pact.json'),
+      api,
       ...(guard ? { budget: { guard, api } } : {}),
     });
     if (outcome.status === 'skipped') return test.skip(true, outcome.reason);

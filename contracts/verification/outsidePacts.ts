@@ -45,13 +45,14 @@ export function apiOfProvider(provider: string): PactApi | undefined {
 /** The pact files a --pact argument names: the file, or the *.json directly in the directory. */
 export function pactFilesIn(source: string): string[] {
   const path = resolve(source);
-  if (!existsSync(path)) throw new PactSourceError(`--pact ${source}: no such file or directory. Give a pact file (*.json) or a directory of them.`);
+  if (!existsSync(path))
+    throw new PactSourceError(`--pact ${source}: no such file or directory (looked for ${path}). Give a pact file (*.json) or a directory of them.`);
   if (!statSync(path).isDirectory()) return [path];
   const files = readdirSync(path)
     .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => join(path, name));
-  if (files.length === 0) throw new PactSourceError(`--pact ${source}: the directory holds no *.json pact file.`);
+  if (files.length === 0) throw new PactSourceError(`--pact ${source}: the directory ${path} holds no *.json pact file.`);
   return files;
 }
 

@@ -45,13 +45,13 @@ export interface RecordedProvider {
 
 /** A recording of the service that breaks the pact: the service's failure as it answered when recorded, not the harness's. */
 export class RecordedServiceFinding extends PactMismatchError {
-  constructor(interaction: PactInteraction, service: string, cassette: string, report: string) {
-    super(interaction, service, report);
+  constructor(interaction: PactInteraction, service: string, cassette: string, found: PactMismatchError) {
+    super(interaction, service, found.report);
     this.name = 'RecordedServiceFinding';
     this.message =
-      `Finding about the recorded service, not a harness bug: the ${service}, as recorded in ${cassette}, breaks the pact interaction ` +
-      `"${interaction.description}". The replay answers exactly what the service answered when it was recorded; check the service ` +
-      `(record again to see whether it still does). Pact's Verifier reported:\n${report}`;
+      `Finding about the recorded service, not a harness bug: ${found.message.replace(/^The pact interaction/, 'the pact interaction')}\n` +
+      `The replay answers exactly what the ${service} answered when it was recorded in ${cassette}; check the service ` +
+      `(record again to see whether it still does).`;
   }
 }
 
@@ -160,7 +160,7 @@ function explainReplayFailure(raw: string, service: string, missesSoFar: () => r
     const origin = recordedOrigin(raw);
     const where = origin ? `${raw} (from ${origin})` : raw;
     return {
-      error: new RecordedServiceFinding(interaction, service, where, error.report),
+      error: new RecordedServiceFinding(interaction, service, where, error),
       annotation: {
         type: 'finding',
         description: `the ${service} breaks this interaction as recorded in ${where}: a finding about the service, not a harness bug`,

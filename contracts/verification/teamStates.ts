@@ -33,14 +33,19 @@ export function defineTeamStates(states: TeamStates): TeamStates {
   return states;
 }
 
-/** Reads a team's states file; throws, naming the file and the fix, when its default export is not team states. */
+/** A states file that does not load or does not export team states: a usage error (exit 2), before any request. */
+export class TeamStatesError extends Error {
+  override name = 'TeamStatesError';
+}
+
+/** Reads a team's states file; throws a TeamStatesError, naming the file and the fix, when its default export is not team states. */
 export async function loadTeamStates(file: string): Promise<TeamStates> {
   const path = resolve(file);
   let module: { default?: unknown };
   try {
     module = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
-    throw new Error(
+    throw new TeamStatesError(
       `The states file ${path} could not be loaded (${error instanceof Error ? error.message : String(error)}). Fix the file, or the --states path.`,
       {
         cause: error,
@@ -49,7 +54,8 @@ export async function loadTeamStates(file: string): Promise<TeamStates> {
   }
   let states = module.default as Record<string, unknown> | undefined;
   // Loaded inside a Playwright worker, a TypeScript module's default export can arrive wrapped once more (CommonJS interop).
-  if (states && 'default' in states && !('store' in states) && !('media' in states)) states = states['default'] as Record<string, unknown> | undefined;
+  if (typeof states === 'object' && states !== null && 'default' in states && !('store' in states) && !('media' in states))
+    states = states['default'] as Record<string, unknown> | undefined;
   const problem =
     typeof states !== 'object' || states === null
       ? 'has no default export'
@@ -63,7 +69,7 @@ export async function loadTeamStates(file: string): Promise<TeamStates> {
             ),
         )?.[0];
   if (problem) {
-    throw new Error(
+    throw new TeamStatesError(
       `The states file ${path} ${problem === 'has no default export' ? problem : `has a bad "${problem}" entry`}: export default defineTeamStates({ store: [...], media: [...] }), each state with name, twin, live and arrange (docs/provider-states.md).`,
     );
   }

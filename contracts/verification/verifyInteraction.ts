@@ -7,6 +7,9 @@
  * On a live target the same filter charges each request to the run's budget.
  */
 import type { ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { answerExcerpt, parsedBody, summariseMismatches, verifierMismatches } from './mismatchSummary.ts';
+import { whoActs } from './whoActs.ts';
 import { Verifier } from '@pact-foundation/pact';
 import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
@@ -16,15 +19,62 @@ import { setProcessVariable } from '../../src/config/env.ts';
 
 export type VerificationOutcome = { readonly status: 'verified'; readonly report: string } | { readonly status: 'skipped'; readonly reason: string };
 
-/** Pact's own report of a failed verification, as its Verifier printed it. */
+/**
+ * A failed verification. Its message is the short account (mismatchSummary.ts: each mismatch once, what the
+ * pact expects and what the provider answered, who acts); `report` is Pact's own report, attached whole.
+ */
 export class PactMismatchError extends Error {
   readonly report: string;
 
-  constructor(interaction: PactInteraction, target: string, report: string) {
-    super(`The ${target} breaks the pact interaction "${interaction.description}". Pact's Verifier reported:\n${report}`);
+  constructor(interaction: PactInteraction, target: string, report: string, account: readonly string[] = []) {
+    super(
+      account.length > 0
+        ? `The pact interaction "${interaction.description}" does not hold against the ${target}:\n${account.join('\n')}`
+        : `The pact interaction "${interaction.description}" does not hold against the ${target}. Pact's Verifier reported:\n${report}`,
+    );
     this.name = 'PactMismatchError';
     this.report = report;
   }
+}
+
+/** What the provider answered the Verifier's request, kept by the request filter for the account of a failure. */
+interface Answered {
+  method: string;
+  path: string;
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  chunks: Buffer[];
+}
+
+/** The short account of a failure: the mismatches, generalised; the pact's expectation and the answer, in short; who acts. */
+function accountOf(api: 'store' | 'media', target: PactProvider, interaction: PactInteraction, verifierJson: string, answered: Answered | undefined): string[] {
+  const mismatches = verifierMismatches(verifierJson);
+  if (mismatches.length === 0) return [];
+  const text = answered ? decoded(answered) : '';
+  const body = parsedBody(text);
+  const expected = interaction.response.body?.content;
+  return [
+    ...summariseMismatches(mismatches, body).map((line) => `  ${line}`),
+    `The pact expects: ${interaction.response.status}${expected === undefined ? '' : `, ${answerExcerpt(expected, 300)}`}`,
+    answered
+      ? `The provider answered: ${answered.method} ${answered.path} → ${answered.status}, ${answerExcerpt(body, 300)}`
+      : 'The provider answered nothing the Verifier could read.',
+    whoActs(api, target.kind, mismatches, answered ? { method: answered.method, path: answered.path, status: answered.status, body } : undefined),
+  ];
+}
+
+/** The answer's text, unzipped when the provider compressed it. */
+function decoded(answered: Answered): string {
+  const raw = Buffer.concat(answered.chunks);
+  const encoding = String(answered.headers['content-encoding'] ?? '');
+  try {
+    if (encoding.includes('gzip')) return gunzipSync(raw).toString('utf8');
+    if (encoding.includes('br')) return brotliDecompressSync(raw).toString('utf8');
+    if (encoding.includes('deflate')) return inflateSync(raw).toString('utf8');
+  } catch {
+    return '';
+  }
+  return raw.toString('utf8');
 }
 
 // Pact's Verifier adds the pacts of any broker PACT_BROKER_BASE_URL names to the one-interaction pact it is given
@@ -48,6 +98,8 @@ export async function verifyInteraction(options: {
   pactFile: string;
   /** Live and record targets: the worker's guard, which counts the Verifier's requests as `api`'s and refuses them once the budget is spent. */
   budget?: Budget;
+  /** Which API the pact is for, for the account of a failure (its contract schemas); store unless said. */
+  api?: 'store' | 'media';
 }): Promise<VerificationOutcome> {
   const { pact, interaction, target, budget } = options;
   // Before anything is sent: a state the vocabulary does not know fails here, naming the known ones and the closest.
@@ -66,7 +118,10 @@ export async function verifyInteraction(options: {
     const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
     const filter = credentialFilter(headers, withoutUserAgent, budget);
 
-    const report = await runVerifier({ pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter }, requestAnswered);
+    const report = await runVerifier(
+      { pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter, api: options.api ?? 'store' },
+      requestAnswered,
+    );
     return { status: 'verified', report };
   } finally {
     for (const state of arranged.reverse()) await state.teardown?.();
@@ -85,6 +140,7 @@ async function runVerifier(
     pactFile: string;
     stateHandlers: Record<string, () => Promise<Record<string, string | number | boolean>>>;
     filter: ReturnType<typeof credentialFilter>;
+    api: 'store' | 'media';
   },
   requestAnswered: (() => void) | void,
 ): Promise<string> {
@@ -102,8 +158,9 @@ async function runVerifier(
     output = outputOf(json);
   } catch (error) {
     filter.throwIfRefused();
-    const report = outputOf(error instanceof Error ? error.message : String(error));
-    throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error));
+    const json = error instanceof Error ? error.message : String(error);
+    const report = outputOf(json);
+    throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error), accountOf(run.api, target, interaction, json, filter.answered()));
   } finally {
     requestAnswered?.();
   }
@@ -150,10 +207,12 @@ function credentialFilter(
   headers: Record<string, string>,
   withoutUserAgent: boolean,
   budget: Budget | undefined,
-): { requestFilter: (req: FilterRequest, res: ServerResponse, next: () => void) => void; throwIfRefused(): void } {
+): { requestFilter: (req: FilterRequest, res: ServerResponse, next: () => void) => void; throwIfRefused(): void; answered(): Answered | undefined } {
   let refused: LiveBudgetSpentError | undefined;
+  let answered: Answered | undefined;
   const requestFilter = (req: FilterRequest, res: ServerResponse, next: () => void) => {
     if (!req.url.startsWith(STATE_SETUP_PATH)) {
+      answered = keepAnswer(req, res);
       try {
         budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);
       } catch (error) {
@@ -172,7 +231,32 @@ function credentialFilter(
     throwIfRefused() {
       if (refused) throw refused;
     },
+    answered: () => answered,
   };
+}
+
+/** The provider's answer as it passes back through the Verifier's proxy: its status, headers and first 256 KiB. */
+function keepAnswer(req: FilterRequest, res: ServerResponse): Answered {
+  const answer: Answered = { method: req.method, path: req.url.split('?')[0]!, status: 0, headers: {}, chunks: [] };
+  let kept = 0;
+  const keep = (chunk: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === 'function' || kept > 256 * 1024) return;
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    kept += bytes.length;
+    answer.chunks.push(bytes);
+  };
+  const { write, end } = res;
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    keep(chunk);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as ServerResponse['write'];
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    if (typeof chunk !== 'function') keep(chunk);
+    answer.status = res.statusCode;
+    answer.headers = res.getHeaders() as Answered['headers'];
+    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+  } as ServerResponse['end'];
+  return answer;
 }
 
 /** The report lines of the Verifier's JSON answer (its `output`), without colour codes; the raw text when it is not that JSON. */

@@ -101,6 +101,12 @@ export const verifiedRules = (env: Env = processEnv()): string[] => (env.HARNESS
 /** HARNESS_CONSOLE=verify: npm run verify's console (a line per area, a table) in place of Playwright's list or dot. */
 export const verifyConsole = (env: Env = processEnv()): boolean => env.HARNESS_CONSOLE === 'verify';
 
+/** HARNESS_CONSOLE=pact-verify: a line per interaction and a short account of each failure (the packaged pact-verify). */
+export const pactVerifyConsole = (env: Env = processEnv()): boolean => env.HARNESS_CONSOLE === 'pact-verify';
+
+/** HARNESS_CALLER_DIR: the folder the packaged command was run from (paths are shown from there); the working folder unless set. */
+export const callerDir = (env: Env = processEnv()): string => trimmed(env, 'HARNESS_CALLER_DIR') ?? process.cwd();
+
 /** A variable by its name, else by the old name it replaced (kept accepted, as `mock` is for HARNESS_TARGET). */
 const renamed = (env: Env, name: string, oldName: string): string | undefined => trimmed(env, name) ?? trimmed(env, oldName);
 

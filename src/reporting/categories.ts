@@ -19,7 +19,8 @@ type PredicateMatcher = Extract<NonNullable<CategoryRule['matchers']>, (d: never
 type CategoryMatchingData = Parameters<PredicateMatcher>[0];
 
 /** A failure message that names a rule of the contract, the route schemas, or a pact interaction. */
-export const CONTRACT_FAILURE = /\[(?:store|media)\.[a-z0-9-]+\.[a-z0-9-]+\]|\[contract schemas\]|breaks the pact interaction|\d+ contract breaks?\b/;
+export const CONTRACT_FAILURE =
+  /\[(?:store|media)\.[a-z0-9-]+\.[a-z0-9-]+\]|\[contract schemas\]|breaks the pact interaction|does not hold against the|\d+ contract breaks?\b/;
 /** A replay asked for a request its cassette does not hold. */
 export const REPLAY_MISS = /^replay: |ReplayMiss/m;
 

@@ -99,6 +99,10 @@ function describeTwins(twins: Twins, { storePlan, mediaClock }: TwinSettings): s
 
 /** Starts the twins in the foreground; the exit code is set on failure (1: could not start, 2: bad settings). */
 export async function runTwins(argv: readonly string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(TWINS_USAGE);
+    return;
+  }
   let settings: TwinSettings;
   try {
     settings = readTwinSettings(argv);

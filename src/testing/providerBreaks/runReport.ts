@@ -57,7 +57,15 @@ export function firstLine(text: string): string {
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
   let summary: string;
-  if (/Pact's Verifier reported:/.test(text)) {
+  if (/does not hold against the [^\n]*:\n/.test(text) && !/Pact's Verifier reported:/.test(text)) {
+    // The short account (contracts/verification/mismatchSummary.ts): its mismatch lines, indented under the first.
+    const items = text
+      .replace(ANSI, '')
+      .split('\n')
+      .filter((line) => line.startsWith('  ') && line.trim().length > 0)
+      .map((line) => line.trim());
+    summary = items.length > 0 ? items.join('; ') : (lines[0] ?? '');
+  } else if (/Pact's Verifier reported:/.test(text)) {
     const items = lines.flatMap((line, i) =>
       /^\d+\.\d+\) /.test(line) ? [`${line}${lines[i + 1] && !/^\d+\.\d+\) /.test(lines[i + 1]!) ? `: ${lines[i + 1]}` : ''}`] : [],
     );
