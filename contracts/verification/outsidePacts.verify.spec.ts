@@ -8,6 +8,7 @@
  * vocabulary (teamStates.ts).
  */
 import { dirname } from 'node:path';
+import { pactVerifyConsole } from '../../src/config/env.ts';
 import { slug } from '../../src/recording/cassette.ts';
 import { apiTarget } from './apiTargets.ts';
 import { declarePactVerification } from './declarePactVerification.ts';
@@ -32,7 +33,9 @@ for (const pact of plan.pacts) {
       title: pact.title,
       // An outside consumer's recordings are its own: recordings/<api>/outside/<consumer>/<interaction>.
       suite: `outside/${slug(pact.consumer)}`,
-      recordWith: `HARNESS_TARGET=record npm run pact:verify -- --pact ${pact.path} (into RECORDINGS_DIR, default recordings/)`,
+      recordWith: pactVerifyConsole()
+        ? `HARNESS_TARGET=record npx api-contract-harness pact-verify --pact ${pact.path} (into RECORDINGS_DIR, default ./recordings/api-contract-harness)`
+        : `HARNESS_TARGET=record npm run pact:verify -- --pact ${pact.path} (into RECORDINGS_DIR, default recordings/)`,
       wholeFile: false,
     },
   );

@@ -1,16 +1,18 @@
 /**
- * npm run pact:verify -- --pact, the entry point a team uses, can fail, and says why. It is run as a
- * process, as a team runs it, on copies of the examples' and the held-out pacts with one thing wrong:
- * - a deliberately wrong expectation in the product sync's pact fails that interaction, naming it and
- *   the field, with Pact's mismatch report attached; the other interaction of the same pact passes;
+ * `npx api-contract-harness pact-verify`, the entry point a team uses, can fail, and says why. It is run as a
+ * process from a team's own folder, as a team runs it, with paths relative to that folder, on copies of the
+ * examples' and the held-out pacts with one thing wrong:
+ * - a deliberately wrong expectation in the product sync's pact fails that interaction, naming it, the field
+ *   over every item and who acts, in a few console lines, with Pact's mismatch report attached; the other
+ *   interaction of the same pact passes;
  * - a state the vocabulary does not know fails before any request, naming the closest known state;
  * - on replay, an interaction nobody recorded fails naming the missing recording and the command.
- * Its own twins on free ports, its own run name and a JSON report only: the gate's report is left alone.
+ * Its own twins on free ports, its own run name, and its reports in the team's folder: the gate's are left alone.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { freePort } from '../../../src/http/freePort.ts';
 
@@ -27,21 +29,23 @@ interface JsonSuite {
 
 const SYNC_PACT = 'examples/pacts/store-product-sync-store-commerce-api.json';
 const WIDGET_PACT = 'tests/fixtures/pacts/anime-widget-media-tracking-api.json';
+const CLI = resolve('scripts/cli.ts');
 
-/** Runs pact:verify as a process; answers its exit code, its output and the results of each interaction by title. */
-async function pactVerify(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; results: Map<string, JsonResult> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'pact-verify-cli-'));
-  const report = join(dir, 'report.json');
+/**
+ * Runs the command line as a process in `team` (a folder outside the harness); answers its exit code, its console,
+ * and the results of each interaction by title, read from the JSON report in the team's reports folder.
+ */
+async function pactVerify(
+  team: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string; results: Map<string, JsonResult> }> {
+  const run = `self-test-outside-${process.pid}-${Date.now()}`;
   // One worker: its starts are then the same every run (two side by side split the tests, and so the restarts after a
   // failure, by timing).
-  const child = spawn('node_modules/.bin/node', ['scripts/pactVerify.ts', ...args, '--', '--reporter=json', '--workers=1'], {
-    env: {
-      ...process.env,
-      HARNESS_RUN_NAME: `self-test-outside-${process.pid}-${Date.now()}`,
-      HARNESS_RULE_GATE: '',
-      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      ...env,
-    },
+  const child = spawn(process.execPath, [CLI, 'pact-verify', ...args, '--', '--workers=1'], {
+    cwd: team,
+    env: { ...process.env, HARNESS_RUN_NAME: run, HARNESS_RULE_GATE: '', HARNESS_REPORTS_DIR: '', ...env },
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -52,16 +56,21 @@ async function pactVerify(args: string[], env: Record<string, string>): Promise<
     for (const spec of suite.specs ?? []) results.set(spec.title, spec.tests[0]!.results.at(-1)!);
     for (const child of suite.suites ?? []) walk(child);
   };
-  try {
-    for (const suite of (JSON.parse(readFileSync(report, 'utf8')) as { suites: JsonSuite[] }).suites) walk(suite);
-  } catch {
-    // No report: the assertions below show the output.
-  }
+  const report = join(team, 'reports/api-contract-harness/results', `${run}.json`);
+  if (existsSync(report)) for (const suite of (JSON.parse(readFileSync(report, 'utf8')) as { suites: JsonSuite[] }).suites) walk(suite);
   return { code, output, results };
 }
 
-function brokenCopies(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'broken-pacts-'));
+/** A team's folder outside the harness, with its pacts in ./pacts. */
+function teamFolder(): string {
+  const team = mkdtempSync(join(tmpdir(), 'team-'));
+  mkdirSync(join(team, 'pacts'));
+  writeFileSync(join(team, 'package.json'), JSON.stringify({ name: 'a-team', private: true, type: 'module' }));
+  return team;
+}
+
+function brokenCopies(team: string): void {
+  const dir = join(team, 'pacts');
   // The deliberately wrong expectation: prices written with a decimal comma, which the API never sends.
   const sync = JSON.parse(readFileSync(SYNC_PACT, 'utf8')) as {
     interactions: { description: string; response: { matchingRules: { body: Record<string, { matchers: { regex?: string }[] }> } } }[];
@@ -75,12 +84,17 @@ function brokenCopies(): string {
   const widget = JSON.parse(readFileSync(WIDGET_PACT, 'utf8')) as { interactions: { providerStates: { name: string }[] }[] };
   widget.interactions.at(-1)!.providerStates = [{ name: 'anime number 1 is there' }];
   writeFileSync(join(dir, 'widget.json'), JSON.stringify(widget));
-  return dir;
 }
 
 test('a wrong expectation and an unknown state fail their interactions, by name, with the reason; the rest passes', async () => {
   test.setTimeout(120_000);
-  const run = await pactVerify(['--pact', brokenCopies(), '--states', 'examples/pact-states.ts'], {
+  const team = teamFolder();
+  brokenCopies(team);
+  writeFileSync(
+    join(team, 'pact-states.ts'),
+    readFileSync('examples/pact-states.ts', 'utf8').replace(/from '[^']*teamStates\.ts'/, `from '${resolve('contracts/verification/teamStates.ts')}'`),
+  );
+  const run = await pactVerify(team, ['--pact', './pacts', '--states', './pact-states.ts'], {
     HARNESS_TARGET: 'twin',
     STORE_MOCK_PORT: String(await freePort()),
     KITSU_MOCK_PORT: String(await freePort()),
@@ -89,8 +103,21 @@ test('a wrong expectation and an unknown state fail their interactions, by name,
 
   const wrong = run.results.get('the last page of products for the sync');
   expect(wrong?.status, run.output).toBe('failed');
-  expect(wrong?.error?.message).toContain('breaks the pact interaction "the last page of products for the sync"');
-  expect(wrong?.error?.message).toMatch(/\$\[\d+\]\.variants\[\d+\]\.price/);
+  expect(wrong?.error?.message).toContain('The pact interaction "the last page of products for the sync" does not hold against the store twin');
+  // Each mismatch once, over every item, and the word that decides who acts: the twin keeps the contract.
+  expect(wrong?.error?.message).toMatch(/\$\[\*\]\.variants\[\*\]\.price: .* in \d+ of \d+ items?/);
+  expect(wrong?.error?.message).toContain('Who acts: the consumer');
+  // The console: a line per interaction, a short account per failure, nothing from inside the harness.
+  const lines = run.output.trimEnd().split('\n');
+  const block = lines.slice(lines.findIndex((line) => line.includes('✘') && line.includes('the last page of products for the sync')));
+  const account = block.slice(
+    0,
+    block.findIndex((line, i) => i > 0 && /^ {2}[✓✘-] /.test(line)),
+  );
+  expect(account.length, run.output).toBeLessThanOrEqual(10);
+  expect(account[0], "the interaction and where it is in the team's file").toMatch(/\(interaction 2 of 2 in \.\/pacts\/sync\.json\)/);
+  expect(run.output).not.toMatch(/declarePactVerification|verifyInteraction\.ts|node_modules|at .*\.ts:\d+/);
+  expect(lines.length, run.output).toBeLessThanOrEqual(40);
   expect(wrong?.attachments.map((a) => a.name)).toContain('pact mismatch report');
   expect(run.results.get('the first page of products for the sync')?.status).toBe('passed');
 
@@ -104,18 +131,21 @@ test('a wrong expectation and an unknown state fail their interactions, by name,
 
 test('on replay, an interaction that was never recorded fails naming the recording and the command that records it', async () => {
   test.setTimeout(120_000);
-  const dir = mkdtempSync(join(tmpdir(), 'unrecorded-'));
+  const team = teamFolder();
+  const dir = join(team, 'pacts');
   const pact = JSON.parse(readFileSync(WIDGET_PACT, 'utf8')) as { consumer: { name: string }; interactions: { description: string }[] };
   pact.consumer.name = 'a-consumer-nobody-recorded';
   // One interaction: each failed test costs Playwright a new worker, and one shows the message as well as two.
   pact.interactions = pact.interactions.slice(0, 1);
   writeFileSync(join(dir, 'unrecorded.json'), JSON.stringify(pact));
-  const run = await pactVerify(['--pact', dir], { HARNESS_TARGET: 'replay', RECORDINGS_DIR: 'recordings' });
+  // The harness's own recordings (their target is recorded there): what a team recorded would be in its own folder.
+  const run = await pactVerify(team, ['--pact', './pacts/unrecorded.json', '--target', 'replay'], { RECORDINGS_DIR: resolve('recordings') });
   expect(run.code, run.output).toBe(1);
   for (const { description } of pact.interactions) {
     const message = run.results.get(description)?.error?.message ?? run.output;
     expect(message).toContain(`"${description}" was never recorded`);
+    // The message names the recording and the command a team types.
     expect(message).toMatch(/recordings\/media\/outside\/a-consumer-nobody-recorded\/.*\.raw\.json/);
-    expect(message).toContain(`HARNESS_TARGET=record npm run pact:verify -- --pact ${join(dir, 'unrecorded.json')}`);
+    expect(message).toContain(`HARNESS_TARGET=record npx api-contract-harness pact-verify --pact ${join(dir, 'unrecorded.json')}`);
   }
 });
