@@ -1,10 +1,11 @@
 /**
  * What every client sends through: for each send, the client's stack on its
  * request stack (requestStack.ts), outermost first: retries (interceptors/
- * retry.ts, by the client's RetryPolicy), pacing (interceptors/pacing.ts, the
- * client's gate: the store's pacer; the media client's is open), the live
- * guards and the base, so every attempt, retries included, is paced, guarded
- * and counted. Each attempt is reported as an Exchange with its secrets
+ * retry.ts, by the client's RetryPolicy), pacing (interceptors/pacing.ts, at
+ * the client's gate, the store's pacer; a client without one is not paced),
+ * the live guards and the base, so every attempt, retries included, is paced,
+ * guarded and counted. The request goes down; each attempt comes back up from
+ * the retry interceptor, timed, and is reported as an Exchange with its secrets
  * redacted; the last answer is read in the client's words, or its error
  * becomes the client's.
  */
@@ -13,24 +14,25 @@ import { systemClock, type Clock } from '../clock/Clock.ts';
 import type { ClientOptions } from './ClientOptions.ts';
 import type { TransportFailure } from './ClientError.ts';
 import type { ReadContext } from './ClientResponse.ts';
-import { exchangeTraffic, type Exchange } from './Exchange.ts';
+import { exchangeOf, type ClientExchange } from './Exchange.ts';
 import { pacing, type AttemptGate } from './interceptors/pacing.ts';
-import { retry, type AttemptEnd } from './interceptors/retry.ts';
+import { retry, type Attempt } from './interceptors/retry.ts';
 import { networkErrorOf } from './networkError.ts';
 import { redactText, redactUrl } from './redact.ts';
 import { requestStackOn } from './requestStack.ts';
-import type { RetryDecision, RetryPolicy } from './RetryPolicy.ts';
+import type { RetryPolicy } from './RetryPolicy.ts';
 import { transport, type RawResponse, type WireRequest } from './transport.ts';
 
-export type { AttemptGate };
-
-/** What a client brings to the core: its policy, how it reads an answer, its error when none came. */
-export interface ClientWays<Answer, E extends Exchange, Pass> {
+/**
+ * The parts a client brings to the core: its retry policy, the gate that paces
+ * its attempts (none: they leave at once), and its reading of what came back:
+ * an answer in its own words, or its own error when none came.
+ */
+export interface ClientParts<Answer, Ticket> {
   policy: RetryPolicy;
+  gate?: AttemptGate<Ticket>;
   read(raw: RawResponse, context: ReadContext): Answer;
   noAnswer(failure: TransportFailure): Error;
-  /** The client's exchange of the core's (the store adds the time its pacer held the attempt). */
-  exchange?: (exchange: Exchange, pass: Pass) => E;
 }
 
 /** What one send did: the last answer and the retries it took. */
@@ -39,86 +41,47 @@ export interface Sent<Answer> {
   retries: number;
 }
 
-/** When an attempt left its gate, and what the gate gave it. */
-interface Departure<Pass> {
-  at: number;
-  pass: Pass;
-}
-
-/** The gate of a client that paces nothing: its attempts still pass it, so every one is timed the same way. */
-const OPEN_GATE: AttemptGate<undefined> = { enter: async () => undefined, leave: () => undefined };
-
-export class ClientCore<Answer, E extends Exchange = Exchange, Pass = undefined> {
+export class ClientCore<Answer, Ticket = never> {
   /** The clock every wait goes through: the option's, or the system clock. */
-  readonly clock: Clock;
-  readonly #dispatcher: Dispatcher | undefined;
-  readonly #onExchange: ((exchange: E) => void) | undefined;
-  readonly #ways: ClientWays<Answer, E, Pass>;
+  readonly #clock: Clock;
+  /** The request stack with the client's pacing on it, if it paces. */
+  readonly #paced: Dispatcher;
+  readonly #onExchange: ((exchange: ClientExchange) => void) | undefined;
+  readonly #parts: ClientParts<Answer, Ticket>;
 
-  constructor(options: ClientOptions<E>, ways: ClientWays<Answer, E, Pass>) {
-    this.clock = options.clock ?? systemClock;
-    this.#dispatcher = options.dispatcher;
+  constructor(options: ClientOptions, parts: ClientParts<Answer, Ticket>) {
+    this.#clock = options.clock ?? systemClock;
+    const stack = requestStackOn(options.dispatcher);
+    this.#paced = parts.gate ? stack.compose(pacing(parts.gate, this.#clock)) : stack;
     this.#onExchange = options.onExchange;
-    this.#ways = ways;
+    this.#parts = parts;
   }
 
-  /** Sends `request`, retrying unless `retry` is false; `secrets` are redacted from every report and error. */
-  async send(request: WireRequest, secrets: readonly string[], how: { retry: boolean; gate?: AttemptGate<Pass> }): Promise<Sent<Answer>> {
+  /** Sends `request`, retrying unless `retrying` is false; `secrets` are redacted from every report and error. */
+  async send(request: WireRequest, secrets: readonly string[], retrying: boolean): Promise<Sent<Answer>> {
     const url = redactUrl(request.url.href, secrets);
-    const gate = how.gate ?? (OPEN_GATE as AttemptGate<Pass>);
-    let departure: Departure<Pass> | undefined;
-    let last: { attempt: number; end: AttemptEnd } | undefined;
-    const timed: AttemptGate<Pass> = {
-      enter: async () => {
-        const pass = await gate.enter();
-        departure = { at: this.clock.now(), pass };
-        return pass;
-      },
-      leave: (pass, answer) => gate.leave(pass, answer),
+    let last: Attempt | undefined;
+    const onAttempt = (attempt: Attempt): void => {
+      last = attempt;
+      this.#onExchange?.(exchangeOf(request, url, secrets, attempt));
     };
-    const onAttempt = (attempt: number, end: AttemptEnd, decision: RetryDecision | undefined): void => {
-      // An attempt its gate did not let go never left: nothing to report.
-      if (!departure) return;
-      last = { attempt, end };
-      this.#report(request, url, secrets, { attempt, departure, end, decision });
-      departure = undefined;
-    };
-    // undici's compose makes its last interceptor the outermost: retry, then pacing, on the request stack.
-    const stack = requestStackOn(this.#dispatcher).compose(pacing(timed), retry({ policy: this.#ways.policy, clock: this.clock, retry: how.retry, onAttempt }));
+    // Retries outermost, so each of their attempts passes the pacing and the guards below.
+    const stack = this.#paced.compose(retry({ policy: this.#parts.policy, clock: this.#clock, retry: retrying, onAttempt }));
     try {
       const raw = await transport(request, stack);
-      const context: ReadContext = { method: request.method, url, redactText: (text) => redactText(text, secrets) };
-      return { response: this.#ways.read(raw, context), retries: last?.attempt ?? 0 };
+      return { response: this.#parts.read(raw, { method: request.method, url, redactText: (text) => redactText(text, secrets) }), retries: last?.attempt ?? 0 };
     } catch (error) {
       // Only the last attempt's failure is a send without an answer; anything else (a listener that threw) goes as it is.
       if (!last || !('error' in last.end) || last.end.error !== error) throw error;
       const { code, message } = networkErrorOf(error);
-      const failure = { method: request.method, url, attempts: last.attempt + 1, causeCode: code, causeMessage: redactText(message, secrets) };
-      throw this.#ways.noAnswer({ ...failure, cause: error });
+      throw this.#parts.noAnswer({
+        method: request.method,
+        url,
+        attempts: last.attempt + 1,
+        causeCode: code,
+        causeMessage: redactText(message, secrets),
+        cause: error,
+      });
     }
   }
-
-  #report(
-    request: WireRequest,
-    url: string,
-    secrets: readonly string[],
-    sent: { attempt: number; departure: Departure<Pass>; end: AttemptEnd; decision: RetryDecision | undefined },
-  ): void {
-    if (!this.#onExchange) return;
-    const { attempt, departure, end, decision } = sent;
-    const outcome = 'answer' in end ? { response: end.answer } : { error: redactedError(end.error, secrets) };
-    const exchange = {
-      attempt,
-      startedAt: departure.at,
-      durationMs: this.clock.now() - departure.at,
-      ...exchangeTraffic(request, url, secrets, outcome, decision),
-    };
-    this.#onExchange(this.#ways.exchange ? this.#ways.exchange(exchange, departure.pass) : (exchange as E));
-  }
-}
-
-/** The code and redacted message of a network error. */
-function redactedError(error: unknown, secrets: readonly string[]): { code: string; message: string } {
-  const { code, message } = networkErrorOf(error);
-  return { code, message: redactText(message, secrets) };
 }

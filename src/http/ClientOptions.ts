@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock/Clock.ts';
-import type { Exchange } from './Exchange.ts';
+import type { ClientExchange } from './Exchange.ts';
 import type { RetryOptions } from './RetryPolicy.ts';
 
 /** What every client takes besides its API's own options. */
-export interface ClientOptions<E extends Exchange = Exchange> {
+export interface ClientOptions {
   /** Default systemClock; every wait (pacing, back-off) goes through clock.sleep. */
   clock?: Clock;
   retry?: RetryOptions;
@@ -14,7 +14,7 @@ export interface ClientOptions<E extends Exchange = Exchange> {
    */
   dispatcher?: Dispatcher;
   /** Called for every attempt, secrets redacted: the raw material of reports. */
-  onExchange?: (exchange: E) => void;
+  onExchange?: (exchange: ClientExchange) => void;
   /** Further values to redact besides the credentials the client knows. */
   secrets?: string[];
 }

@@ -1,5 +1,7 @@
+import type { Attempt } from './interceptors/retry.ts';
+import { networkErrorOf } from './networkError.ts';
 import { redactHeaders, redactText } from './redact.ts';
-import type { RawResponse, WireRequest } from './transport.ts';
+import type { WireRequest } from './transport.ts';
 
 /** One attempt as reports see it: everything secret is already redacted. */
 export interface Exchange {
@@ -9,6 +11,8 @@ export interface Exchange {
   startedAt: number;
   /** Clock time from leaving to the answer (0 on a virtual clock). */
   durationMs: number;
+  /** Clock time the client's pacing held the request back before it left; every client's exchange has it (ClientExchange). */
+  pacedMs?: number;
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   response?: { status: number; headers: Record<string, string>; body: string };
   /** Network failure instead of a response. */
@@ -17,36 +21,34 @@ export interface Exchange {
   retry?: { reason: string; afterMs: number };
 }
 
-/** How one attempt ended: an answer, or a network error (its message already redacted). */
-export type AttemptOutcome = { response: RawResponse } | { error: { code: string; message: string } };
+/** One attempt as a client reports it: with the time its pacing held it (the store's pacer), 0 for a client that paces nothing. */
+export interface ClientExchange extends Exchange {
+  pacedMs: number;
+}
 
-/** What one attempt sent and got, without the timing each client adds. */
-export type ExchangeTraffic = Pick<Exchange, 'request' | 'response' | 'error' | 'retry'>;
-
-/** The redacted record of one attempt's traffic; `url` is the request's URL, already redacted. */
-export function exchangeTraffic(
-  request: WireRequest,
-  url: string,
-  secrets: readonly string[],
-  outcome: AttemptOutcome,
-  retry: { reason: string; afterMs: number } | undefined,
-): ExchangeTraffic {
+/** The redacted record of one attempt of `request`; `url` is the request's URL, already redacted. */
+export function exchangeOf(request: WireRequest, url: string, secrets: readonly string[], sent: Attempt): ClientExchange {
+  const { attempt, startedAt, durationMs, pacedMs, end, decision } = sent;
   return {
+    attempt,
+    startedAt,
+    durationMs,
+    pacedMs,
     request: {
       method: request.method,
       url,
       headers: redactHeaders(request.headers, secrets),
       ...(request.body !== undefined ? { body: redactText(request.body, secrets) } : {}),
     },
-    ...('response' in outcome
-      ? {
-          response: {
-            status: outcome.response.status,
-            headers: redactHeaders(outcome.response.headers, secrets),
-            body: redactText(outcome.response.text, secrets),
-          },
-        }
-      : { error: outcome.error }),
-    ...(retry ? { retry: { reason: retry.reason, afterMs: retry.afterMs } } : {}),
+    ...('answer' in end
+      ? { response: { status: end.answer.status, headers: redactHeaders(end.answer.headers, secrets), body: redactText(end.answer.text, secrets) } }
+      : { error: redactedError(end.error, secrets) }),
+    ...(decision ? { retry: { reason: decision.reason, afterMs: decision.afterMs } } : {}),
   };
+}
+
+/** The code and redacted message of a network error. */
+function redactedError(error: unknown, secrets: readonly string[]): { code: string; message: string } {
+  const { code, message } = networkErrorOf(error);
+  return { code, message: redactText(message, secrets) };
 }

@@ -1,4 +1,5 @@
 import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { PaceOption } from './interceptors/pacing.ts';
 import type { LengthOption } from './interceptors/withoutLength.ts';
 import { requestStackOn } from './requestStack.ts';
 
@@ -11,6 +12,8 @@ export interface WireRequest {
   body: string | undefined;
   /** Send with neither Content-Length nor Transfer-Encoding (a bodyless PUT the provider must refuse). */
   omitContentLength?: boolean;
+  /** false: each attempt leaves without waiting at the client's gate, though it takes its place there. */
+  pace?: boolean;
 }
 
 /** An answer as it came: status, lower-case headers, body text. */
@@ -27,12 +30,13 @@ export interface RawResponse {
  * node:http; by default, the unguarded stack on undici's global dispatcher.
  */
 export async function transport(request: WireRequest, dispatcher: Dispatcher = requestStackOn()): Promise<RawResponse> {
-  // Not a literal: undici's RequestOptions do not know the mark, and undici passes it on to the interceptors as it is.
-  const options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & LengthOption & { dispatcher: Dispatcher } = {
+  // Not a literal: undici's RequestOptions do not know the marks, and undici passes them on to the interceptors as they are.
+  const options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & LengthOption & PaceOption & { dispatcher: Dispatcher } = {
     method: request.method as Dispatcher.HttpMethod,
     headers: request.headers,
     body: request.body ?? null,
     ...(request.omitContentLength ? { omitContentLength: true } : {}),
+    ...(request.pace === false ? { pace: false } : {}),
     dispatcher,
   };
   const response = await undiciRequest(request.url, options);

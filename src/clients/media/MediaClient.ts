@@ -302,7 +302,7 @@ export class MediaClient {
   #send(request: MediaRequest): Promise<Sent<MediaResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     for (const secret of prepared.secrets) this.#remember(secret);
-    return this.#core.send(prepared, [...this.#secrets], { retry: request.retry !== false });
+    return this.#core.send(prepared, [...this.#secrets], request.retry !== false);
   }
 
   #remember(secret: string | undefined): void {

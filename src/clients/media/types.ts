@@ -7,7 +7,7 @@
 import type { ClientOptions } from '../../http/ClientOptions.ts';
 import type { ClientRequest } from '../../http/ClientRequest.ts';
 import type { ClientResponse } from '../../http/ClientResponse.ts';
-import type { Exchange } from '../../http/Exchange.ts';
+import type { ClientExchange as Exchange } from '../../http/Exchange.ts';
 import type { RetryOptions } from '../../http/RetryPolicy.ts';
 
 /** How the client retries (the core's knobs, shared by both clients). */
@@ -44,7 +44,7 @@ export interface MediaResponse extends ClientResponse {
   document?: JsonApiDocument;
 }
 
-/** One attempt as reports see it (the shape both clients report). */
+/** One attempt as reports see it (the shape both clients report; pacedMs is 0, nothing paces the media client). */
 export type { Exchange };
 
 // --- JSON:API ----------------------------------------------------------------

@@ -10,11 +10,12 @@
  * to `onExchange` with its secrets redacted. This file holds only the store's
  * vocabulary.
  */
-import type { Clock } from '../../clock/Clock.ts';
+import { systemClock } from '../../clock/Clock.ts';
 import { bodyOf } from '../../http/ClientError.ts';
 import { httpBaseUrl } from '../../http/httpBaseUrl.ts';
 import { redactText, redactUrl } from '../../http/redact.ts';
-import { ClientCore, type AttemptGate, type Sent } from '../../http/ClientCore.ts';
+import { ClientCore, type Sent } from '../../http/ClientCore.ts';
+import type { AttemptGate } from '../../http/interceptors/pacing.ts';
 import { buildRequest } from './buildRequest.ts';
 import { apiErrorFor, StoreConfigError, StoreInvalidResponseError, StoreTransportError, type StoreApiError } from './errors.ts';
 import { Pacer, type PacerTicket } from './Pacer.ts';
@@ -25,7 +26,6 @@ import { toStoreResponse } from './toStoreResponse.ts';
 import type {
   Category,
   CategoryInput,
-  Exchange,
   ListParams,
   Page,
   Product,
@@ -38,12 +38,6 @@ import type {
   WebhookInput,
 } from './types.ts';
 
-/** An attempt's place in the pacer's bucket, and how long the pacer held it back. */
-interface Paced {
-  ticket: PacerTicket;
-  pacedMs: number;
-}
-
 /** "Last page is N": the provider's answer past the last page (store.pagination.past-last-page-404). */
 const LAST_PAGE = /^Last page is (\d+)$/;
 
@@ -53,9 +47,8 @@ export class StoreClient {
   readonly #base: URL;
   readonly #token: string;
   readonly #userAgent: string;
-  readonly #clock: Clock;
   readonly #pace: boolean;
-  readonly #core: ClientCore<StoreResponse, Exchange, Paced>;
+  readonly #core: ClientCore<StoreResponse, PacerTicket>;
   readonly #secrets: string[];
   readonly #pacer: Pacer;
 
@@ -65,15 +58,14 @@ export class StoreClient {
     this.#token = required('token', options.token, 'pass the access token the store owner granted the app');
     this.#userAgent = required('userAgent', options.userAgent, 'pass the app name and a contact, e.g. "My app (https://example.com/contact)"');
     this.#pace = options.pace ?? true;
+    this.#pacer = new Pacer(options.clock ?? systemClock);
     this.#core = new ClientCore(options, {
       policy: new RetryPolicy(options.retry),
+      gate: pacerGate(this.#pacer),
       read: toStoreResponse,
       noAnswer: (failure) => new StoreTransportError(failure),
-      exchange: (exchange, { pacedMs }) => ({ ...exchange, pacedMs }),
     });
-    this.#clock = this.#core.clock;
     this.#secrets = [this.#token, ...(options.secrets ?? [])].filter((s) => s.length > 0);
-    this.#pacer = new Pacer(this.#clock);
   }
 
   /**
@@ -278,17 +270,19 @@ export class StoreClient {
   #send(request: StoreRequest): Promise<Sent<StoreResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     const pace = this.#pace && request.pace !== false;
-    // Paced: waits for room in the modelled bucket; unpaced, the request still fills it. Without an answer it is counted too.
-    const gate: AttemptGate<Paced> = {
-      enter: async () => {
-        const queuedAt = this.#clock.now();
-        const ticket = pace ? await this.#pacer.acquire() : this.#pacer.track();
-        return { ticket, pacedMs: this.#clock.now() - queuedAt };
-      },
-      leave: ({ ticket }, answer) => this.#pacer.release(ticket, answer && rateHeaders(answer.headers)),
-    };
-    return this.#core.send(prepared, [...this.#secrets, ...prepared.secrets], { retry: request.retry !== false, gate });
+    return this.#core.send({ ...prepared, pace }, [...this.#secrets, ...prepared.secrets], request.retry !== false);
   }
+}
+
+/**
+ * The pacer as the gate of every attempt: a paced one waits for room in the modelled bucket, an unpaced one
+ * still fills it; each answer's rate headers bring the model up to date, and one without an answer is counted too.
+ */
+function pacerGate(pacer: Pacer): AttemptGate<PacerTicket> {
+  return {
+    enter: async (hold) => (hold ? pacer.acquire() : pacer.track()),
+    leave: (ticket, answer) => pacer.release(ticket, answer && rateHeaders(answer.headers)),
+  };
 }
 
 function isOk(status: number): boolean {

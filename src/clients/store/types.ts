@@ -5,14 +5,14 @@
 import type { ClientOptions } from '../../http/ClientOptions.ts';
 import type { ClientRequest } from '../../http/ClientRequest.ts';
 import type { ClientResponse } from '../../http/ClientResponse.ts';
-import type { Exchange as HttpExchange } from '../../http/Exchange.ts';
+import type { ClientExchange as Exchange } from '../../http/Exchange.ts';
 import type { LinkRel } from '../../rules/storeContract.ts';
 import type { RetryOptions } from '../../http/RetryPolicy.ts';
 
 /** How the client retries (the core's knobs, shared by both clients). */
 export type { RetryOptions };
 
-export interface StoreClientOptions extends ClientOptions<Exchange> {
+export interface StoreClientOptions extends ClientOptions {
   /** The store's base, already with /v1/{store_id}: `http://127.0.0.1:4010/v1/100001`. */
   baseUrl: string;
   token: string;
@@ -58,11 +58,8 @@ export interface StoreResponse extends ClientResponse {
   totalCount?: number;
 }
 
-/** One attempt as reports see it, with the time the pacer held it back. */
-export interface Exchange extends HttpExchange {
-  /** Clock time the pacer held the request back before it left. */
-  pacedMs: number;
-}
+/** One attempt as reports see it (the shape both clients report), with the time the pacer held it back (pacedMs). */
+export type { Exchange };
 
 export type ListParams = {
   page?: number;

@@ -1,55 +1,66 @@
 import type { Dispatcher } from 'undici';
+import type { Clock } from '../../clock/Clock.ts';
 import type { RetryableAnswer } from '../RetryPolicy.ts';
 import { flatHeaders } from '../transport.ts';
 import { Controller, type AnswerHeaders } from './controller.ts';
 
 /** What holds each attempt back before it leaves, and learns how it ended (the store's pacer). */
-export interface AttemptGate<Pass> {
-  /** Waits until the attempt may leave; what it gives back is handed to `leave`. */
-  enter(): Promise<Pass>;
+export interface AttemptGate<Ticket> {
+  /** Waits until the attempt may leave, or lets it go at once when `hold` is false (it still takes a place); the ticket goes back to `leave`. */
+  enter(hold: boolean): Promise<Ticket>;
   /** The attempt is over: its answer, or undefined when none came (a refusal by a guard included). */
-  leave(pass: Pass, answer: RetryableAnswer | undefined): void;
+  leave(ticket: Ticket, answer: RetryableAnswer | undefined): void;
+}
+
+/** The dispatch option that lets a request leave without waiting at the gate. */
+export interface PaceOption {
+  /** false: not held at the gate, though it takes its place there. Default true. */
+  pace?: boolean;
+}
+
+/** What the pacing interceptor adds to the context of onRequestStart, for the handler above. */
+export interface PacedContext {
+  /** Clock time the gate held the attempt before it left. */
+  pacedMs: number;
 }
 
 /**
  * An undici interceptor that holds each request at `gate` before it goes on,
  * and tells the gate how it ended once the answer is read whole, or failed.
- * Under the retry interceptor, so each attempt is paced, retries included;
- * over the guards, so a refused attempt still left the gate (and the pacer
- * counts it, as the provider may have).
+ * The handler above hears how long the gate held it in onRequestStart's
+ * context (PacedContext). Under the retry interceptor, so each attempt is
+ * paced, retries included; over the guards, so a refused attempt still left
+ * the gate (and the pacer counts it, as the provider may have).
  */
-export function pacing<Pass>(gate: AttemptGate<Pass>): Dispatcher.DispatcherComposeInterceptor {
+export function pacing<Ticket>(gate: AttemptGate<Ticket>, clock: Clock): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) =>
     function pacingInterceptor(options, handler) {
-      gate.enter().then(
-        (pass) => {
-          const leaving = new LeavingHandler(handler, (answer) => gate.leave(pass, answer));
-          try {
-            dispatch(options, leaving);
-          } catch (error) {
-            // A guard below refused it before it left.
-            leaving.onResponseError(new Controller(), error as Error);
-          }
-        },
+      const queuedAt = clock.now();
+      gate.enter((options as PaceOption).pace !== false).then(
+        (ticket) => dispatch(options, new PacedHandler(handler, { pacedMs: clock.now() - queuedAt }, (answer) => gate.leave(ticket, answer))),
         (error: Error) => handler.onResponseError?.(new Controller(), error),
       );
       return true;
     };
 }
 
-/** Passes everything on to `handler`, calling `leave` first once the attempt is over. */
-class LeavingHandler implements Dispatcher.DispatchHandler {
+/** Passes everything on to `handler`: the start with the time the gate held the attempt, the end after telling the gate. */
+class PacedHandler implements Dispatcher.DispatchHandler {
   readonly #handler: Dispatcher.DispatchHandler;
+  readonly #paced: PacedContext;
   #leave: ((answer: RetryableAnswer | undefined) => void) | undefined;
+  #started = false;
   #answer: RetryableAnswer | undefined;
 
-  constructor(handler: Dispatcher.DispatchHandler, leave: (answer: RetryableAnswer | undefined) => void) {
+  constructor(handler: Dispatcher.DispatchHandler, paced: PacedContext, leave: (answer: RetryableAnswer | undefined) => void) {
     this.#handler = handler;
+    this.#paced = paced;
     this.#leave = leave;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    this.#handler.onRequestStart?.(controller, context);
+    this.#started = true;
+    this.#handler.onRequestStart?.(controller, { ...(context as object | null), ...this.#paced });
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: AnswerHeaders, message?: string): void {
@@ -68,6 +79,8 @@ class LeavingHandler implements Dispatcher.DispatchHandler {
 
   onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
     this.#over(undefined);
+    // Refused before it started (a guard, or one of undici's dispatchers, hands the error alone): the handler above still hears the pacing.
+    if (!this.#started) this.onRequestStart(controller ?? new Controller(), null);
     this.#handler.onResponseError?.(controller, error);
   }
 

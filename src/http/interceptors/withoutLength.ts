@@ -21,7 +21,13 @@ export function withoutLength(): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) =>
     function withoutLengthInterceptor(options, handler) {
       if (!(options as LengthOption).omitContentLength) return dispatch(options, handler);
-      sendWithoutLength(options, handler);
+      try {
+        sendWithoutLength(options, handler);
+      } catch (error) {
+        // A request node:http will not make (a header it refuses) fails as undici's dispatchers fail one: to the handler.
+        handler.onResponseError?.(new Controller(), error as Error);
+        return false;
+      }
       return true;
     };
 }

@@ -3,7 +3,8 @@ import type { MockAgent } from 'undici';
 import { VirtualClock } from '../../../src/clock/Clock.ts';
 import type { Exchange } from '../../../src/http/Exchange.ts';
 import type { RetryPolicy } from '../../../src/http/RetryPolicy.ts';
-import { ClientCore, type AttemptGate } from '../../../src/http/ClientCore.ts';
+import { ClientCore } from '../../../src/http/ClientCore.ts';
+import type { AttemptGate } from '../../../src/http/interceptors/pacing.ts';
 import type { RawResponse } from '../../../src/http/transport.ts';
 import { mocked, ORIGIN, Retry503 } from './mockedService.ts';
 
@@ -14,21 +15,21 @@ const SECRET = 's3cret-token';
 const REQUEST = { method: 'GET', url: new URL(`${ORIGIN}/things?access_token=${SECRET}`), headers: { Authorization: `Bearer ${SECRET}` }, body: undefined };
 
 /** Sends REQUEST through a core on `agent` that reads answers raw and fails with the attempts it made. */
-function send<Pass = undefined>(
+function send<Ticket = never>(
   agent: MockAgent,
   clock: VirtualClock,
-  how: { retry?: boolean; policy?: RetryPolicy; gate?: AttemptGate<Pass>; report?: (exchange: Exchange, pass: Pass) => void } = {},
+  how: { retry?: boolean; policy?: RetryPolicy; gate?: AttemptGate<Ticket>; report?: (exchange: Exchange) => void } = {},
 ) {
-  const core = new ClientCore<RawResponse, Exchange, Pass>(
-    { clock, dispatcher: agent, onExchange: (exchange) => how.report?.(exchange, (exchange as { pass?: Pass }).pass as Pass) },
+  const core = new ClientCore<RawResponse, Ticket>(
+    { clock, dispatcher: agent, ...(how.report ? { onExchange: how.report } : {}) },
     {
       policy: how.policy ?? new Retry503(),
+      ...(how.gate ? { gate: how.gate } : {}),
       read: (raw) => raw,
       noAnswer: (failure) => Object.assign(new Error(`no answer after ${failure.attempts}`), failure),
-      exchange: (exchange, pass) => ({ ...exchange, pass }) as Exchange,
     },
   );
-  return core.send(REQUEST, [SECRET], { retry: how.retry ?? true, ...(how.gate ? { gate: how.gate } : {}) });
+  return core.send(REQUEST, [SECRET], how.retry ?? true);
 }
 
 test('retries what the policy retries, waits on the clock between attempts, and answers the last answer with the retries spent', async () => {
@@ -81,25 +82,36 @@ test('no answer: retryable network failures are retried with back-off, then the 
   expect(clock.now()).toBe(750);
 });
 
-test('the gate holds each attempt before it leaves and hears of its answer (none for a network failure); the report gets the pass', async () => {
+test('the gate holds each attempt before it leaves and hears of its answer (none for a network failure); each report says how long it was held', async () => {
   const agent = mocked();
   const pool = agent.get(ORIGIN);
   pool.intercept({ path: /\/things/ }).replyWithError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));
   pool.intercept({ path: /\/things/ }).reply(200, 'ok');
   const clock = new VirtualClock(0);
   const log: string[] = [];
-  let passes = 0;
+  let tickets = 0;
   const sent = await send<number>(agent, clock, {
     gate: {
       enter: async () => {
         await clock.sleep(40);
-        log.push(`enter ${++passes}`);
-        return passes;
+        log.push(`enter ${++tickets}`);
+        return tickets;
       },
-      leave: (pass, answer) => log.push(`leave ${pass} ${answer?.status ?? 'no answer'}`),
+      leave: (ticket, answer) => log.push(`leave ${ticket} ${answer?.status ?? 'no answer'}`),
     },
-    report: (exchange, pass) => log.push(`report ${pass} attempt ${exchange.attempt} from ${exchange.startedAt}`),
+    report: (exchange) => log.push(`report attempt ${exchange.attempt} from ${exchange.startedAt}, held ${exchange.pacedMs}`),
   });
   expect(sent.response.status).toBe(200);
-  expect(log).toEqual(['enter 1', 'leave 1 no answer', 'report 1 attempt 0 from 40', 'enter 2', 'leave 2 200', 'report 2 attempt 1 from 330']);
+  expect(log).toEqual(['enter 1', 'leave 1 no answer', 'report attempt 0 from 40, held 40', 'enter 2', 'leave 2 200', 'report attempt 1 from 330, held 40']);
+});
+
+test('without a gate every attempt leaves at once: held 0', async () => {
+  const agent = mocked();
+  agent
+    .get(ORIGIN)
+    .intercept({ path: /\/things/ })
+    .reply(200, 'ok');
+  const exchanges: Exchange[] = [];
+  await send(agent, new VirtualClock(5), { report: (e) => exchanges.push(e) });
+  expect(exchanges.map((e) => [e.startedAt, e.pacedMs])).toEqual([[5, 0]]);
 });
