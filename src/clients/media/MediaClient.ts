@@ -6,7 +6,7 @@
  * never throws for an HTTP status. The resource methods on top of it throw
  * typed errors (errors.ts) and follow links.next for whole collections. Every
  * request goes through the core's stack (src/http/ClientCore.ts): retried by
- * the RetryPolicy, each attempt passed through the live guards, and reported to
+ * MediaRetryPolicy, each attempt passed through the live guards, and reported to
  * `onExchange` with its secrets (tokens, passwords, the Authorization header)
  * redacted. This file holds only the media API's vocabulary.
  */
@@ -25,7 +25,7 @@ import {
   type ApiErrorDetails,
 } from './errors.ts';
 import { queryString } from './queryString.ts';
-import { RetryPolicy } from './RetryPolicy.ts';
+import { MediaRetryPolicy } from './MediaRetryPolicy.ts';
 import { toMediaResponse } from './toMediaResponse.ts';
 import { isRecord, toResource } from './toResource.ts';
 import type {
@@ -69,7 +69,7 @@ export class MediaClient {
     this.#clientId = optional('clientId', options.clientId, 'leave it out, or pass the OAuth client id');
     this.#clientSecret = optional('clientSecret', options.clientSecret, 'leave it out, or pass the OAuth client secret');
     this.#core = new ClientCore(options, {
-      policy: new RetryPolicy(options.retry),
+      policy: new MediaRetryPolicy(options.retry),
       read: toMediaResponse,
       noAnswer: (failure) => new MediaTransportError(failure),
     });
@@ -83,7 +83,7 @@ export class MediaClient {
 
   /**
    * Sends one request and answers whatever the provider said, after the retries
-   * the RetryPolicy allows. Throws only when no answer came (MediaTransportError)
+   * MediaRetryPolicy allows. Throws only when no answer came (MediaTransportError)
    * or the request itself is unusable (MediaRequestError).
    */
   async send(request: MediaRequest): Promise<MediaResponse> {

@@ -5,7 +5,7 @@
  * never throws for an HTTP status. The resource methods on top of it throw
  * typed errors (errors.ts) and follow Link headers for whole collections.
  * Every request goes through the core's stack (src/http/ClientCore.ts): retried
- * by the RetryPolicy, each attempt paced to the documented bucket (Pacer, the
+ * by StoreRetryPolicy, each attempt paced to the documented bucket (Pacer, the
  * pacing interceptor's gate) and passed through the live guards, and reported
  * to `onExchange` with its secrets redacted. This file holds only the store's
  * vocabulary.
@@ -20,7 +20,7 @@ import { buildRequest } from './buildRequest.ts';
 import { apiErrorFor, StoreConfigError, StoreInvalidResponseError, StoreTransportError, type StoreApiError } from './errors.ts';
 import { Pacer, type PacerTicket } from './Pacer.ts';
 import { rateHeaders } from './rateHeaders.ts';
-import { RetryPolicy } from './RetryPolicy.ts';
+import { StoreRetryPolicy } from './StoreRetryPolicy.ts';
 import { toStoreInfo } from './toStoreInfo.ts';
 import { toStoreResponse } from './toStoreResponse.ts';
 import type {
@@ -60,7 +60,7 @@ export class StoreClient {
     this.#pace = options.pace ?? true;
     this.#pacer = new Pacer(options.clock ?? systemClock);
     this.#core = new ClientCore(options, {
-      policy: new RetryPolicy(options.retry),
+      policy: new StoreRetryPolicy(options.retry),
       gate: pacerGate(this.#pacer),
       read: toStoreResponse,
       noAnswer: (failure) => new StoreTransportError(failure),
@@ -70,7 +70,7 @@ export class StoreClient {
 
   /**
    * Sends one request and answers whatever the provider said, after pacing and
-   * the retries the RetryPolicy allows. Throws only when no answer came
+   * the retries StoreRetryPolicy allows. Throws only when no answer came
    * (StoreTransportError) or the request itself is unusable (StoreRequestError).
    */
   async send(request: StoreRequest): Promise<StoreResponse> {

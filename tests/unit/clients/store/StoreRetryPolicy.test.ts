@@ -2,7 +2,8 @@ import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { StoreClient } from '../../../../src/clients/store/StoreClient.ts';
 import { RateLimitError, StoreApiError, StoreTransportError } from '../../../../src/clients/store/errors.ts';
-import { rateLimitWaitMs, retryAfterMs, RetryPolicy } from '../../../../src/clients/store/RetryPolicy.ts';
+import { retryAfterMs } from '../../../../src/http/retryAfterMs.ts';
+import { rateLimitWaitMs, StoreRetryPolicy } from '../../../../src/clients/store/StoreRetryPolicy.ts';
 import type { Exchange, StoreClientOptions } from '../../../../src/clients/store/types.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import { refusedOrigin, startFakeStore, STORE_ID, TOKEN, USER_AGENT, type FakeStore, type Reply } from './fakeStore.ts';
@@ -146,7 +147,7 @@ test('a dropped connection is retried like service trouble', async () => {
 });
 
 test('policy arithmetic', () => {
-  const policy = new RetryPolicy({ baseDelayMs: 250, maxDelayMs: 1_500 });
+  const policy = new StoreRetryPolicy({ baseDelayMs: 250, maxDelayMs: 1_500 });
   expect([0, 1, 2, 3, 4].map((n) => policy.backoffMs(n))).toEqual([250, 500, 1_000, 1_500, 1_500]);
   expect(rateLimitWaitMs(undefined)).toBe(MS_PER_LEAK);
   expect(rateLimitWaitMs({ limit: 40, remaining: 0, reset: 19_700 })).toBe(MS_PER_LEAK);

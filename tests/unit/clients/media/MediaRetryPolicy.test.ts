@@ -2,7 +2,7 @@ import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { MediaClient } from '../../../../src/clients/media/MediaClient.ts';
 import { MediaApiError, MediaTransportError } from '../../../../src/clients/media/errors.ts';
-import { RetryPolicy } from '../../../../src/clients/media/RetryPolicy.ts';
+import { MediaRetryPolicy } from '../../../../src/clients/media/MediaRetryPolicy.ts';
 import type { Exchange, MediaClientOptions } from '../../../../src/clients/media/types.ts';
 import { refusedOrigin, resource, startFakeMedia, TOKEN, type FakeMedia, type Reply } from './fakeMedia.ts';
 
@@ -143,7 +143,7 @@ test('a dropped connection mid-answer is retried', async () => {
 });
 
 test('the policy on its own: caps, budget and the statuses it retries', () => {
-  const policy = new RetryPolicy({ maxRetries: 2, baseDelayMs: 100, maxDelayMs: 300 });
+  const policy = new MediaRetryPolicy({ maxRetries: 2, baseDelayMs: 100, maxDelayMs: 300 });
   expect([0, 1, 2, 3].map((n) => policy.backoffMs(n))).toEqual([100, 200, 300, 300]);
   expect(policy.decide({ status: 503, headers: {} }, 2, 0)).toBeUndefined();
   expect(policy.decide({ status: 501, headers: {} }, 0, 0)).toBeUndefined();

@@ -1,13 +1,9 @@
 import { retryAfterMs } from '../../http/retryAfterMs.ts';
-import { RetryPolicy as CoreRetryPolicy, type RetryableAnswer, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
+import { RetryPolicy, type RetryableAnswer, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
 import { msPerLeakOfLimit, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import { StoreConfigError } from './errors.ts';
 import { rateHeaders } from './rateHeaders.ts';
 import type { RateHeaders } from './types.ts';
-
-/** Shared with the media client; re-exported where the store's tests and callers find it. */
-export { retryAfterMs };
-export type { RetryDecision };
 
 /**
  * When and how long to wait before another attempt:
@@ -18,7 +14,7 @@ export type { RetryDecision };
  * - network failures: the same back-off as 5xx.
  * Retries of all three share one budget, maxRetries (the core's RetryPolicy).
  */
-export class RetryPolicy extends CoreRetryPolicy {
+export class StoreRetryPolicy extends RetryPolicy {
   constructor(options: RetryOptions = {}) {
     super(options, 'StoreClient', (message) => new StoreConfigError(message));
   }

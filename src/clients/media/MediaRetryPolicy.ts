@@ -1,8 +1,6 @@
 import { retryAfterMs } from '../../http/retryAfterMs.ts';
-import { RetryPolicy as CoreRetryPolicy, type RetryableAnswer, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
+import { RetryPolicy, type RetryableAnswer, type RetryDecision, type RetryOptions } from '../../http/RetryPolicy.ts';
 import { MediaConfigError } from './errors.ts';
-
-export type { RetryDecision };
 
 /** Statuses that say "not now" rather than "no": service trouble and the per-token throttle. */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
@@ -17,7 +15,7 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504
  * All share one budget, maxRetries (the core's RetryPolicy). The service documents
  * no general rate limit, so unlike the store client there is no pacing ahead of time.
  */
-export class RetryPolicy extends CoreRetryPolicy {
+export class MediaRetryPolicy extends RetryPolicy {
   constructor(options: RetryOptions = {}) {
     super(options, 'MediaClient', (message) => new MediaConfigError(message));
   }
