@@ -3,7 +3,7 @@
  * the media twin's own router from its seed (src/twins/media/seed.ts): real
  * documents, and the same bytes on every run (seed dates are fixed).
  */
-import { plainJson } from '../twins/http/jsonText.ts';
+import { plainJson } from '../twins/serving/jsonText.ts';
 import { routeApiRequest } from '../twins/media/apiRouter.ts';
 import { viewerOf } from '../twins/media/auth.ts';
 import { MediaState } from '../twins/media/mediaState.ts';

@@ -3,7 +3,7 @@
  * twin's own route handlers from its seed (src/twins/store/seed.ts): real
  * shapes, and the same bytes on every run (seed dates are fixed).
  */
-import { plainJson } from '../twins/http/jsonText.ts';
+import { plainJson } from '../twins/serving/jsonText.ts';
 import { STORE_CONTRACT } from '../rules/storeContract.ts';
 import type { ApiContext } from '../twins/store/apiContext.ts';
 import { apiRoutes } from '../twins/store/routes/apiRoutes.ts';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { maxHeaderSize } from 'node:http';
-import { MAX_BODY_BYTES } from '../../src/twins/http/requestBody.ts';
+import { MAX_BODY_BYTES } from '../../src/twins/serving/requestBody.ts';
 import type { BrokenHttp, HeaderChange, Malformation, RouteChange } from './malformation.ts';
 import { scalarText } from '../../src/testing/scalarText.ts';
 

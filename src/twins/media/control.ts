@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VirtualClock } from '../../clock/Clock.ts';
-import { isJsonObject, parseJson, readBody, declaresBody } from '../http/requestBody.ts';
+import { isJsonObject, parseJson, readBody, declaresBody } from '../serving/requestBody.ts';
 import { jsonResponse, writeResponse, type TwinResponse } from './http/responses.ts';
 import type { MediaState } from './mediaState.ts';
 

@@ -2,7 +2,7 @@ import { VirtualClock, systemClock, type Clock } from '../../clock/Clock.ts';
 import { type MediaRecord, type StoredLink } from './model.ts';
 import { seedMediaData, SEED_CLOCK_START_MS } from './seed.ts';
 import { TokenStore } from './tokens.ts';
-import { RenderCache } from '../http/renderCache.ts';
+import { RenderCache } from '../serving/renderCache.ts';
 import type { MediaTwinBreak } from './twinBreaks.ts';
 
 export type ClockMode = 'real' | 'virtual';

@@ -4,7 +4,7 @@
  * JSON), `POST /api/oauth/revoke`. Answers are OAuth's own JSON, not JSON:API.
  */
 import { MEDIA_SEED } from './seedFacts.ts';
-import { isJsonObject, mediaTypeOf, parseJson, readBody } from '../http/requestBody.ts';
+import { isJsonObject, mediaTypeOf, parseJson, readBody } from '../serving/requestBody.ts';
 import type { IncomingMessage } from 'node:http';
 import { jsonResponse, type TwinResponse } from './http/responses.ts';
 import type { MediaState } from './mediaState.ts';

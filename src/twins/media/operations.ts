@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { canRead, visibleLinkage, visibleTargets } from './access.ts';
-import { decodeSegment } from '../http/requestTarget.ts';
+import { decodeSegment } from '../serving/requestTarget.ts';
 import { isJsonApiContentType } from './http/negotiation.ts';
 import { jsonResponse, type TwinResponse } from './http/responses.ts';
 import { collectionBody, resourceUrl, singleBody, singleDocument, type RenderContext } from './jsonapi/document.ts';

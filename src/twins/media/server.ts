@@ -1,9 +1,9 @@
 import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { handleControlRequest, isControlTarget } from './control.ts';
 import type { MediaTwinBreak } from './twinBreaks.ts';
-import { discardBody } from '../http/requestBody.ts';
-import { dropRenderedAroundWrites } from '../http/renderCache.ts';
-import { startHttpServer, type HttpServerOptions } from '../http/startHttpServer.ts';
+import { discardBody } from '../serving/requestBody.ts';
+import { dropRenderedAroundWrites } from '../serving/renderCache.ts';
+import { startHttpServer, type HttpServerOptions } from '../serving/startHttpServer.ts';
 import { writeResponse } from './http/responses.ts';
 import { JsonApiError, routeNotFound } from './jsonapi/errors.ts';
 import { MediaState, type ClockMode } from './mediaState.ts';

@@ -4,7 +4,7 @@
  * rules) and the save.
  */
 import { activityFor, addActivity } from './activities.ts';
-import { isJsonObject } from '../http/requestBody.ts';
+import { isJsonObject } from '../serving/requestBody.ts';
 import type { ValidationIssue } from './jsonapi/errors.ts';
 import type { ResourceWrite } from './jsonapi/requestDocument.ts';
 import type { MediaState } from './mediaState.ts';

@@ -1,4 +1,4 @@
-import { jsonArray } from '../http/jsonText.ts';
+import { jsonArray } from '../serving/jsonText.ts';
 import { assertPageExists, paginationHeaders, parsePageRequest, selectPage } from './pagination.ts';
 import { pickFields, readFields } from './queryFilters.ts';
 import { jsonResponse, type TwinResponse } from './responses.ts';

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VirtualClock } from '../../clock/Clock.ts';
 import { isStorePlan, STORE_CONTRACT, STORE_PLANS } from '../../rules/storeContract.ts';
-import { declaresBody, isJsonObject, MAX_BODY_BYTES, parseJson, readBody } from '../http/requestBody.ts';
-import type { RequestTarget } from '../http/requestTarget.ts';
+import { declaresBody, isJsonObject, MAX_BODY_BYTES, parseJson, readBody } from '../serving/requestBody.ts';
+import type { RequestTarget } from '../serving/requestTarget.ts';
 import { jsonResponse, writeResponse, type TwinResponse } from './responses.ts';
 import { Router, type RouteDefinition } from './router.ts';
 import { STORE_PRESETS, type StoreBlueprint, type StorePresetName } from './seed.ts';
 import { FAULT_STATUSES, type FaultStatus, type StoreState } from './storeState.ts';
 import { LATEST_TIMESTAMP_MS } from './timestamps.ts';
 import type { CreatedStoreOptions, TwinState } from './twinState.ts';
-import { dropRenderedAroundWrites } from '../http/renderCache.ts';
+import { dropRenderedAroundWrites } from '../serving/renderCache.ts';
 import { ControlError } from './controlError.ts';
 import { installControlRoutes } from './install/installControl.ts';
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { writeJsonAnswer } from '../http/writeParts.ts';
+import { writeJsonAnswer } from '../serving/writeParts.ts';
 
 /**
  * What a handler answers; written to the socket in one place. The body is the
@@ -9,7 +9,7 @@ import { writeJsonAnswer } from '../http/writeParts.ts';
  */
 export interface TwinResponse {
   readonly status: number;
-  /** JSON-serialisable, or a JsonText (../http/jsonText.ts) written as it is; omitted for 204. */
+  /** JSON-serialisable, or a JsonText (../serving/jsonText.ts) written as it is; omitted for 204. */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }

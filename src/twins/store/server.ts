@@ -1,5 +1,5 @@
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { startHttpServer } from '../http/startHttpServer.ts';
+import { startHttpServer } from '../serving/startHttpServer.ts';
 import { DEFAULT_MAIN_LANGUAGE, handleApiRequest } from './apiPipeline.ts';
 import { handleControlRequest, isControlTarget } from './control.ts';
 import { errorBody } from './errors.ts';

@@ -6,7 +6,7 @@ import type { LocalizedText } from './localized.ts';
 import type { Category } from './resources/categories.ts';
 import type { Product } from './resources/products.ts';
 import type { Webhook, WebhookEvent } from './resources/webhooks.ts';
-import { RenderCache } from '../http/renderCache.ts';
+import { RenderCache } from '../serving/renderCache.ts';
 import { toWholeSecond } from './timestamps.ts';
 import type { WebhookOutbox } from './webhookOutbox.ts';
 

@@ -11,7 +11,7 @@ import {
   tokenOf,
   type StoreBlueprint,
 } from './seed.ts';
-import { parseNumericId } from '../http/requestTarget.ts';
+import { parseNumericId } from '../serving/requestTarget.ts';
 import type { StoreTwinBreak } from './twinBreaks.ts';
 import { StoreState, type ClockMode } from './storeState.ts';
 import { WebhookOutbox } from './webhookOutbox.ts';

@@ -9,7 +9,7 @@
  * the route documents, and says so.
  */
 import { MEDIA_CONTRACT } from '../../../src/rules/mediaContract.ts';
-import { MAX_BODY_BYTES } from '../../../src/twins/http/requestBody.ts';
+import { MAX_BODY_BYTES } from '../../../src/twins/serving/requestBody.ts';
 import { definitionForCollection } from '../../../src/twins/media/registry.ts';
 import { targetTypes, type ResourceDefinition } from '../../../src/twins/media/resources/define.ts';
 import { jsonBodyOf, type Expectation } from '../expectation.ts';

@@ -7,7 +7,7 @@
  * documentation gives for that route, and says so.
  */
 import { STORE_CONTRACT } from '../../../src/rules/storeContract.ts';
-import { MAX_BODY_BYTES } from '../../../src/twins/http/requestBody.ts';
+import { MAX_BODY_BYTES } from '../../../src/twins/serving/requestBody.ts';
 import { jsonBodyOf, type Expectation } from '../expectation.ts';
 import type { RawAnswer } from '../exchange.ts';
 import { matchesPath, paramValues, type FuzzRoute } from '../fuzzRoute.ts';

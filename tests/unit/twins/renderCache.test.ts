@@ -1,6 +1,6 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { JsonText, jsonArray, jsonObject, jsonPayloadParts, plainJson } from '../../../src/twins/http/jsonText.ts';
-import { RenderCache } from '../../../src/twins/http/renderCache.ts';
+import { JsonText, jsonArray, jsonObject, jsonPayloadParts, plainJson } from '../../../src/twins/serving/jsonText.ts';
+import { RenderCache } from '../../../src/twins/serving/renderCache.ts';
 
 test('a record is rendered once per variant until the cache is invalidated', () => {
   const cache = new RenderCache<object>();

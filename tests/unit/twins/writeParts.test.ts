@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { byteLengthOf, endWithParts } from '../../../src/twins/http/writeParts.ts';
+import { byteLengthOf, endWithParts } from '../../../src/twins/serving/writeParts.ts';
 import { send } from '../support/twinHttp.ts';
 
 const big = (fill: string, size: number): Buffer => Buffer.alloc(size, fill);

@@ -4,7 +4,7 @@
  * relationships `{links: {self, related}}` plus `data` when included, and
  * top-level keys in the order data, included, meta, links.
  */
-import { jsonArray, jsonObject, type JsonText } from '../../http/jsonText.ts';
+import { jsonArray, jsonObject, type JsonText } from '../../serving/jsonText.ts';
 import { ownsRecord, viewerKey, visibleLinkage, visibleTargets } from '../access.ts';
 import type { MediaState } from '../mediaState.ts';
 import type { MediaRecord, Ref, Viewer } from '../model.ts';
@@ -191,7 +191,7 @@ export function collectionDocument(
 
 /**
  * What else a whole resource object's rendering depends on, as a render-cache
- * variant (src/twins/http/renderCache.ts): who asks (owner-only fields, hidden
+ * variant (src/twins/serving/renderCache.ts): who asks (owner-only fields, hidden
  * linkage) and the base URL of its links. None when the request asks for
  * sparse fieldsets or included data: those are rendered afresh.
  */

@@ -3,7 +3,7 @@
  * "attributes", "relationships"}}`. Structure problems are 400s with
  * jsonapi-resources' titles; values are checked later (422).
  */
-import { isJsonObject } from '../../http/requestBody.ts';
+import { isJsonObject } from '../../serving/requestBody.ts';
 import type { Ref } from '../model.ts';
 import { targetTypes, type ResourceDefinition } from '../resources/define.ts';
 import { ERROR_CODES, JsonApiError, badRequest, invalidResource, paramMissing, paramNotAllowed } from './errors.ts';

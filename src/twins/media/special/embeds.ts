@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canRead } from '../access.ts';
-import { isJsonObject } from '../../http/requestBody.ts';
+import { isJsonObject } from '../../serving/requestBody.ts';
 import { jsonResponse } from '../http/responses.ts';
 import { validationFailed } from '../jsonapi/errors.ts';
 import type { MediaRecord } from '../model.ts';

@@ -8,7 +8,7 @@
 import { canRead } from '../access.ts';
 import { MEDIA_CONTRACT } from '../../../rules/mediaContract.ts';
 import { jsonResponse, type TwinResponse } from '../http/responses.ts';
-import { decodeSegment } from '../../http/requestTarget.ts';
+import { decodeSegment } from '../../serving/requestTarget.ts';
 import { collectionDocument } from '../jsonapi/document.ts';
 import { JsonApiError, forbidden, invalidPageValue, recordNotFound } from '../jsonapi/errors.ts';
 import { parseFieldsets } from '../jsonapi/fields.ts';

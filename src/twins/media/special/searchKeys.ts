@@ -5,7 +5,7 @@
  */
 import { jsonResponse } from '../http/responses.ts';
 import { recordNotFound } from '../jsonapi/errors.ts';
-import { decodeSegment } from '../../http/requestTarget.ts';
+import { decodeSegment } from '../../serving/requestTarget.ts';
 import type { ApiContext } from '../operations.ts';
 import type { SpecialHandler } from './common.ts';
 

@@ -2,7 +2,7 @@
  * `POST /uploads/_bulk`: several uploads in one request, `{"data": [upload,
  * ...]}`, all checked before any is saved; 201 with the collection document.
  */
-import { isJsonObject } from '../../http/requestBody.ts';
+import { isJsonObject } from '../../serving/requestBody.ts';
 import { jsonResponse } from '../http/responses.ts';
 import { collectionDocument } from '../jsonapi/document.ts';
 import { badRequest, forbidden, paramMissing, validationFailed } from '../jsonapi/errors.ts';

@@ -4,8 +4,8 @@
  * exchange at POST /apps/authorize/token.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { discardBody, mediaTypeOf, readBody } from '../../http/requestBody.ts';
-import { parseNumericId, type RequestTarget } from '../../http/requestTarget.ts';
+import { discardBody, mediaTypeOf, readBody } from '../../serving/requestBody.ts';
+import { parseNumericId, type RequestTarget } from '../../serving/requestTarget.ts';
 import { errorBody } from '../errors.ts';
 import { writeResponse, type TwinResponse } from '../responses.ts';
 import type { StoreState } from '../storeState.ts';

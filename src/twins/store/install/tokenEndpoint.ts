@@ -4,7 +4,7 @@
  * are OAuth 2's own JSON (RFC 6749 5.1, 5.2), not the Store API's error shape.
  */
 import type { IncomingMessage } from 'node:http';
-import { isJsonObject, mediaTypeOf, parseJson, readBody } from '../../http/requestBody.ts';
+import { isJsonObject, mediaTypeOf, parseJson, readBody } from '../../serving/requestBody.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { TwinState } from '../twinState.ts';
 import type { ExchangeRefusal } from './installs.ts';

@@ -1,5 +1,5 @@
 import { FieldErrors } from '../errors.ts';
-import { isJsonObject } from '../../http/requestBody.ts';
+import { isJsonObject } from '../../serving/requestBody.ts';
 import type { StoreState } from '../storeState.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import type { Product } from './products.ts';

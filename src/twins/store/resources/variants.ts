@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../errors.ts';
 import { applyLocalizedWrite, renderLocalized, type LocalizedText } from '../localized.ts';
-import { isJsonObject } from '../../http/requestBody.ts';
+import { isJsonObject } from '../../serving/requestBody.ts';
 import type { StoreState } from '../storeState.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { hasField, readLocalizedList } from './inputFields.ts';

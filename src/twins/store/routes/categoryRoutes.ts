@@ -1,7 +1,7 @@
 import { collectionResponse, recordBody, type ApiContext } from '../apiContext.ts';
 import { MISSING, StoreApiError } from '../errors.ts';
 import { inTimeWindow, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
-import { parseNumericId } from '../../http/requestTarget.ts';
+import { parseNumericId } from '../../serving/requestTarget.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
 import { createCategory, deleteCategory, renderCategory, updateCategory, type Category } from '../resources/categories.ts';

@@ -1,7 +1,7 @@
 import { collectionResponse, recordBody, type ApiContext } from '../apiContext.ts';
 import { MISSING, StoreApiError } from '../errors.ts';
 import { inTimeWindow, readBooleanFilter, readFields, readIdFilter, readTextFilter, readTimeWindow } from '../queryFilters.ts';
-import { parseNumericId } from '../../http/requestTarget.ts';
+import { parseNumericId } from '../../serving/requestTarget.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
 import { createProductImage, renderImage } from '../resources/images.ts';

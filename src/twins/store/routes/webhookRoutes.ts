@@ -1,6 +1,6 @@
 import { collectionResponse, type ApiContext } from '../apiContext.ts';
 import { MISSING, StoreApiError } from '../errors.ts';
-import { parseNumericId } from '../../http/requestTarget.ts';
+import { parseNumericId } from '../../serving/requestTarget.ts';
 import { jsonResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
 import { createWebhook, renderWebhook, updateWebhook, type Webhook } from '../resources/webhooks.ts';

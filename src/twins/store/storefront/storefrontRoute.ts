@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { decodeSegment, parseNumericId, type RequestTarget } from '../../http/requestTarget.ts';
+import { decodeSegment, parseNumericId, type RequestTarget } from '../../serving/requestTarget.ts';
 import type { TwinState } from '../twinState.ts';
 import { renderMessagePage, renderProductPage } from './productPage.ts';
 

@@ -4,7 +4,7 @@ import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import type { ApiContext } from '../../../../src/twins/store/apiContext.ts';
 import { handleApiRequest } from '../../../../src/twins/store/apiPipeline.ts';
-import { parseRequestTarget } from '../../../../src/twins/http/requestTarget.ts';
+import { parseRequestTarget } from '../../../../src/twins/serving/requestTarget.ts';
 import { Router } from '../../../../src/twins/store/router.ts';
 import type { RunningStoreTwin } from '../../../../src/twins/store/server.ts';
 import { TwinState } from '../../../../src/twins/store/twinState.ts';
