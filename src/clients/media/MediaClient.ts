@@ -43,8 +43,6 @@ import type {
   SingleDocument,
 } from './types.ts';
 
-export { resolveRelationship } from './resolveRelationship.ts';
-
 const DEFAULT_USER_AGENT = 'api-contract-harness media client';
 const FORM = 'application/x-www-form-urlencoded';
 const COLLECTION_LINKS: readonly CollectionLinkName[] = ['first', 'prev', 'next', 'last', 'self'];

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
-import { MediaClient, resolveRelationship } from '../../../../src/clients/media/MediaClient.ts';
+import { MediaClient } from '../../../../src/clients/media/MediaClient.ts';
+import { resolveRelationship } from '../../../../src/clients/media/resolveRelationship.ts';
 import {
   ForbiddenError,
   MediaApiError,
