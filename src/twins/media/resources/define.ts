@@ -72,14 +72,15 @@ export interface FilterSpec {
   readonly match: (record: MediaRecord, tokens: readonly (string | null)[], context: FilterContext) => boolean;
 }
 
-export type Rule = (viewer: Viewer, record: MediaRecord, state: MediaState) => boolean;
+/** One check of a policy: whether the viewer may do this to the record (a Pundit policy method, not a rule of src/rules/). */
+export type PolicyCheck = (viewer: Viewer, record: MediaRecord, state: MediaState) => boolean;
 
 export interface Policy {
   /** Whether the viewer may see the record at all (a Pundit scope): hidden records are 404 and left out of lists. */
-  readonly read: Rule;
-  readonly create: Rule;
-  readonly update: Rule;
-  readonly destroy: Rule;
+  readonly read: PolicyCheck;
+  readonly create: PolicyCheck;
+  readonly update: PolicyCheck;
+  readonly destroy: PolicyCheck;
 }
 
 /** A create or update in progress: the record as it would be stored. */
@@ -281,32 +282,33 @@ export function isNumericId(token: string): boolean {
 // ---------------------------------------------------------------------------
 // Policies
 
-const nobody: Rule = () => false;
-const everyone: Rule = () => true;
-const admin: Rule = (viewer) => viewer.isAdmin;
+const nobody: PolicyCheck = () => false;
+const everyone: PolicyCheck = () => true;
+const admin: PolicyCheck = (viewer) => viewer.isAdmin;
 
 /** The viewer is the user a to-one relationship names (or an admin). */
-export function ownerIs(relationship: string): Rule {
+export function ownerIs(relationship: string): PolicyCheck {
   return (viewer, record) => viewer.isAdmin || (viewer.user !== undefined && storedOne(record, relationship)?.id === viewer.user.id);
 }
 
-export function anyOf(...rules: Rule[]): Rule {
-  return (viewer, record, state) => rules.some((rule) => rule(viewer, record, state));
+export function anyOf(...alternatives: PolicyCheck[]): PolicyCheck {
+  return (viewer, record, state) => alternatives.some((check) => check(viewer, record, state));
 }
 
-export const rules = { nobody, everyone, admin };
+/** The checks every policy may use as they are. */
+export const checks = { nobody, everyone, admin };
 
 export const policies = {
   /** Catalogue data: everyone reads, admins write (Kitsu's admin-only catalogue). */
-  catalogue: (read: Rule = everyone): Policy => ({ read, create: admin, update: admin, destroy: admin }),
+  catalogue: (read: PolicyCheck = everyone): Policy => ({ read, create: admin, update: admin, destroy: admin }),
   /** Data a user owns: everyone reads (unless `read` says otherwise), the owner writes. */
-  owned: (owner: string, read: Rule = everyone): Policy => ({ read, create: ownerIs(owner), update: ownerIs(owner), destroy: ownerIs(owner) }),
+  owned: (owner: string, read: PolicyCheck = everyone): Policy => ({ read, create: ownerIs(owner), update: ownerIs(owner), destroy: ownerIs(owner) }),
   /** Owned but never edited (likes, follows, votes): create and destroy only. */
-  appendOnly: (owner: string, read: Rule = everyone): Policy => ({ read, create: ownerIs(owner), update: admin, destroy: ownerIs(owner) }),
+  appendOnly: (owner: string, read: PolicyCheck = everyone): Policy => ({ read, create: ownerIs(owner), update: admin, destroy: ownerIs(owner) }),
   /** Private to the owner: the owner alone reads and writes. */
   private: (owner: string): Policy => ({ read: ownerIs(owner), create: ownerIs(owner), update: ownerIs(owner), destroy: ownerIs(owner) }),
   /** Served read-only: no writes reach a handler, but the policy still answers. */
-  readOnly: (read: Rule = everyone): Policy => ({ read, create: nobody, update: nobody, destroy: nobody }),
+  readOnly: (read: PolicyCheck = everyone): Policy => ({ read, create: nobody, update: nobody, destroy: nobody }),
 };
 
 // ---------------------------------------------------------------------------

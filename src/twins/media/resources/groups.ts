@@ -7,7 +7,7 @@
 import type { ValidationIssue } from '../jsonapi/errors.ts';
 import type { MediaState } from '../mediaState.ts';
 import { refOf, storedOne, type MediaRecord, type Ref, type Viewer } from '../model.ts';
-import { SLUGGABLE, anyOf, attr, defineResource, filter, ownerIs, policies, rel, rules, type ResourceDefinition, type Rule } from './define.ts';
+import { SLUGGABLE, anyOf, attr, defineResource, filter, ownerIs, policies, rel, checks, type ResourceDefinition, type PolicyCheck } from './define.ts';
 import { uniqueAttribute, uniqueLinks } from './users.ts';
 
 export const GROUP_PERMISSIONS = ['owner', 'tickets', 'members', 'leaders', 'community', 'content'] as const;
@@ -56,13 +56,13 @@ const through =
   };
 
 /** The viewer leads the record's group (with the permission), or is an admin. */
-export function leaderOf(groupOf: GroupOf, permission?: GroupPermission): Rule {
+export function leaderOf(groupOf: GroupOf, permission?: GroupPermission): PolicyCheck {
   return (viewer, record, state) => viewer.isAdmin || isLeader(state, viewer.user?.id, groupOf(record, state), permission);
 }
 
-const signedIn: Rule = (viewer: Viewer) => viewer.user !== undefined;
+const signedIn: PolicyCheck = (viewer: Viewer) => viewer.user !== undefined;
 const both =
-  (...all: Rule[]): Rule =>
+  (...all: PolicyCheck[]): PolicyCheck =>
   (viewer, record, state) =>
     all.every((rule) => rule(viewer, record, state));
 
@@ -114,7 +114,7 @@ export const GROUPS: ResourceDefinition = defineResource({
     query: filter.text((record) => [record.attributes['name'], record.attributes['tagline']]),
   },
   policy: {
-    read: rules.everyone,
+    read: checks.everyone,
     create: signedIn,
     update: leaderOf((record) => record.id, 'community'),
     destroy: leaderOf((record) => record.id, 'owner'),
@@ -160,7 +160,7 @@ export const GROUP_MEMBERS: ResourceDefinition = defineResource({
     rank: filter.attribute('rank', GROUP_RANKS),
   },
   policy: {
-    read: rules.everyone,
+    read: checks.everyone,
     // Joining: yourself, into a group that is not closed, unless banned.
     create: (viewer, record, state) => {
       if (viewer.isAdmin) return true;
@@ -184,7 +184,7 @@ export const GROUP_PERMISSION_RESOURCES: ResourceDefinition = defineResource({
   relationships: { groupMember: rel.one('groupMembers', { write: 'create', required: true }) },
   filters: { groupMemberId: filter.ref('groupMember'), permission: filter.attribute('permission', GROUP_PERMISSIONS) },
   policy: {
-    read: rules.everyone,
+    read: checks.everyone,
     create: leaderOf(through('groupMember', 'groupMembers'), 'leaders'),
     update: leaderOf(through('groupMember', 'groupMembers'), 'leaders'),
     destroy: leaderOf(through('groupMember', 'groupMembers'), 'leaders'),
@@ -199,7 +199,7 @@ export const GROUP_NEIGHBORS: ResourceDefinition = defineResource({
   relationships: { source: rel.one('groups', { write: 'create', required: true }), destination: rel.one('groups', { write: 'create', required: true }) },
   filters: { sourceId: filter.ref('source'), source: filter.ref('source'), destinationId: filter.ref('destination') },
   policy: {
-    read: rules.everyone,
+    read: checks.everyone,
     create: leaderOf(direct('source'), 'community'),
     update: leaderOf(direct('source'), 'community'),
     destroy: leaderOf(direct('source'), 'community'),
@@ -250,13 +250,13 @@ export const GROUP_TICKETS: ResourceDefinition = defineResource({
     read: anyOf(ownerIs('user'), leaderOf(direct('group'), 'tickets')),
     create: ownerIs('user'),
     update: anyOf(ownerIs('user'), leaderOf(direct('group'), 'tickets')),
-    destroy: rules.admin,
+    destroy: checks.admin,
   },
   owner: 'user',
 });
 
 /** The viewer opened the ticket a message belongs to. */
-const ownsTicket: Rule = (viewer, record, state) => {
+const ownsTicket: PolicyCheck = (viewer, record, state) => {
   const ticket = storedOne(record, 'ticket');
   const found = ticket ? state.get('groupTickets', ticket.id) : undefined;
   return found !== undefined && viewer.user !== undefined && storedOne(found, 'user')?.id === viewer.user.id;
@@ -307,7 +307,7 @@ export const GROUP_REPORTS: ResourceDefinition = defineResource({
     read: anyOf(ownerIs('user'), leaderOf(direct('group'), 'content')),
     create: ownerIs('user'),
     update: leaderOf(direct('group'), 'content'),
-    destroy: rules.admin,
+    destroy: checks.admin,
   },
   owner: 'user',
 });
@@ -383,7 +383,7 @@ export const GROUP_ACTION_LOGS: ResourceDefinition = defineResource({
     target: rel.one(['groupMembers', 'groupInvites', 'groupBans', 'posts', 'comments', 'groupReports', 'groupTickets'], { write: 'create' }),
   },
   filters: { groupId: filter.ref('group'), group: filter.ref('group'), userId: filter.ref('user') },
-  policy: { read: leaderOf(direct('group')), create: rules.admin, update: rules.admin, destroy: rules.admin },
+  policy: { read: leaderOf(direct('group')), create: checks.admin, update: checks.admin, destroy: checks.admin },
 });
 
 /** Where an invite stands: its timestamps say (the real model has no status column). */
@@ -420,7 +420,7 @@ export const GROUP_INVITES: ResourceDefinition = defineResource({
   policy: {
     read: anyOf(ownerIs('user'), ownerIs('sender'), leaderOf(direct('group'), 'members')),
     create: both(ownerIs('sender'), leaderOf(direct('group'), 'members')),
-    update: rules.admin,
+    update: checks.admin,
     destroy: leaderOf(direct('group'), 'members'),
   },
   owner: 'sender',

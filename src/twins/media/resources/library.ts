@@ -5,7 +5,7 @@
 import type { ValidationIssue } from '../jsonapi/errors.ts';
 import type { MediaState } from '../mediaState.ts';
 import { refOf, storedOne, type MediaRecord, type Ref } from '../model.ts';
-import { attr, defineResource, filter, ownerIs, policies, rel, rules, type ResourceDefinition, type Rule } from './define.ts';
+import { attr, defineResource, filter, ownerIs, policies, rel, checks, type ResourceDefinition, type PolicyCheck } from './define.ts';
 
 export const LIBRARY_STATUSES = ['current', 'planned', 'completed', 'on_hold', 'dropped'] as const;
 const MEDIA_TYPES = ['anime', 'manga'] as const;
@@ -25,7 +25,7 @@ function progressOf(record: MediaRecord): number {
 }
 
 /** Private entries are seen by their owner only. */
-const entryVisible: Rule = (viewer, record, state) => record.attributes['private'] !== true || ownerIs('user')(viewer, record, state);
+const entryVisible: PolicyCheck = (viewer, record, state) => record.attributes['private'] !== true || ownerIs('user')(viewer, record, state);
 
 /** `meta.statusCounts` of a library-entry collection, camelCase keys (fixtures/media/library-entries.2016-capture.json). */
 export function statusCounts(records: readonly MediaRecord[]): Record<string, number> {
@@ -169,7 +169,7 @@ export const LIBRARY_ENTRIES: ResourceDefinition = defineResource({
 });
 
 /** A log is seen by the owner of its linked account. */
-const logVisible: Rule = (viewer, record, state) => {
+const logVisible: PolicyCheck = (viewer, record, state) => {
   if (viewer.isAdmin) return true;
   const account = storedOne(record, 'linkedAccount');
   const owner = account ? state.get(account.type, account.id) : undefined;
@@ -194,7 +194,7 @@ export const LIBRARY_ENTRY_LOGS: ResourceDefinition = defineResource({
   },
   relationships: { linkedAccount: rel.one('linkedAccounts'), media: rel.one(MEDIA_TYPES) },
   filters: { linkedAccountId: filter.ref('linkedAccount'), syncStatus: filter.attribute('syncStatus') },
-  policy: { ...policies.readOnly(logVisible), update: rules.nobody },
+  policy: { ...policies.readOnly(logVisible), update: checks.nobody },
 });
 
 export const LIBRARY_RESOURCES: readonly ResourceDefinition[] = [LIBRARY_ENTRIES, LIBRARY_ENTRY_LOGS];

@@ -18,7 +18,7 @@ import {
   type RelationshipSpec,
   type ResourceBase,
   type ResourceDefinition,
-  type Rule,
+  type PolicyCheck,
 } from './define.ts';
 
 export const AGE_RATINGS = ['G', 'PG', 'R', 'R18'] as const;
@@ -75,7 +75,7 @@ export function deprecatedRelationshipsOf(kind: 'anime' | 'manga'): Record<strin
 }
 
 /** Adult media are hidden from anonymous viewers and from users whose sfwFilter is on (spec, "Visibility"). */
-export const adultGate: Rule = (viewer, record) => !(viewer.hidesAdult && isAdult(record));
+export const adultGate: PolicyCheck = (viewer, record) => !(viewer.hidesAdult && isAdult(record));
 
 function startYear(record: MediaRecord): number | undefined {
   const date = record.attributes['startDate'];
@@ -239,7 +239,7 @@ export const MANGA: ResourceDefinition = defineResource({
 });
 
 /** A record about a media item (an episode, a streaming link) is hidden with that media. */
-export function linkedMediaVisible(relationship: string): Rule {
+export function linkedMediaVisible(relationship: string): PolicyCheck {
   return (viewer, record, state) => {
     if (!viewer.hidesAdult) return true;
     const target = record.links[relationship];

@@ -6,7 +6,7 @@
 import type { ValidationIssue } from '../jsonapi/errors.ts';
 import type { MediaState } from '../mediaState.ts';
 import { storedOne, type MediaRecord, type Ref } from '../model.ts';
-import { attr, anyOf, defineResource, filter, ownerIs, policies, rel, rules, type ResourceDefinition, type Rule } from './define.ts';
+import { attr, anyOf, defineResource, filter, ownerIs, policies, rel, checks, type ResourceDefinition, type PolicyCheck } from './define.ts';
 import { REPORT_REASONS, REPORT_STATUSES, isBanned, leaderOf, membershipOf } from './groups.ts';
 import { linkedMediaVisible } from './media.ts';
 import { uniqueLinks } from './users.ts';
@@ -28,14 +28,14 @@ function countLinked(state: MediaState, type: string, relationship: string, reco
 }
 
 /** A post to a group needs a member who is not banned. */
-const mayPostTo: Rule = (viewer, record, state) => {
+const mayPostTo: PolicyCheck = (viewer, record, state) => {
   const group = storedOne(record, 'targetGroup');
   if (!group || viewer.isAdmin) return true;
   return membershipOf(state, viewer.user?.id, group.id) !== undefined && !isBanned(state, viewer.user?.id, group.id);
 };
 
 const both =
-  (...all: Rule[]): Rule =>
+  (...all: PolicyCheck[]): PolicyCheck =>
   (viewer, record, state) =>
     all.every((rule) => rule(viewer, record, state));
 
@@ -184,7 +184,7 @@ export const REPORTS: ResourceDefinition = defineResource({
     moderator: rel.one('users', { write: 'always' }),
   },
   filters: { userId: filter.ref('user'), status: filter.attribute('status', REPORT_STATUSES), reason: filter.attribute('reason', REPORT_REASONS) },
-  policy: { read: ownerIs('user'), create: ownerIs('user'), update: rules.admin, destroy: rules.admin },
+  policy: { read: ownerIs('user'), create: ownerIs('user'), update: checks.admin, destroy: checks.admin },
   owner: 'user',
   validate: (draft, { state }) => uniqueLinks(state, 'reports', draft, ['user', 'naughty'], 'naughty'),
 });
@@ -324,7 +324,7 @@ export const ACTIVITIES: ResourceDefinition = defineResource({
     media: rel.one(MEDIA_TYPES),
     unit: rel.one(['episodes', 'chapters']),
   },
-  policy: { read: linkedMediaVisible('media'), create: rules.nobody, update: rules.nobody, destroy: ownerIs('actor') },
+  policy: { read: linkedMediaVisible('media'), create: checks.nobody, update: checks.nobody, destroy: ownerIs('actor') },
 });
 
 export const ACTIVITY_GROUPS: ResourceDefinition = defineResource({

@@ -6,10 +6,10 @@
 import type { ValidationIssue } from '../jsonapi/errors.ts';
 import type { MediaState } from '../mediaState.ts';
 import { storedOne, type MediaRecord, type Ref } from '../model.ts';
-import { SLUGGABLE, attr, defineResource, filter, policies, rel, rules, type Draft, type ResourceDefinition, type Rule } from './define.ts';
+import { SLUGGABLE, attr, defineResource, filter, policies, rel, checks, type Draft, type ResourceDefinition, type PolicyCheck } from './define.ts';
 
 /** The viewer is this user (or an admin): a user's own profile. */
-export const isSelf: Rule = (viewer, record) => viewer.isAdmin || (viewer.user !== undefined && viewer.user.id === record.id);
+export const isSelf: PolicyCheck = (viewer, record) => viewer.isAdmin || (viewer.user !== undefined && viewer.user.id === record.id);
 
 function countWhere(state: MediaState, type: string, relationship: string, target: MediaRecord): number {
   return state.all(type).filter((other) => storedOne(other, relationship)?.id === target.id).length;
@@ -110,7 +110,7 @@ export const USERS: ResourceDefinition = defineResource({
     },
     query: filter.text((record) => [record.attributes['name']]),
   },
-  policy: { read: rules.everyone, create: rules.everyone, update: isSelf, destroy: rules.admin },
+  policy: { read: checks.everyone, create: checks.everyone, update: isSelf, destroy: checks.admin },
   owner: '$self',
   validate: (draft, { state }) => {
     const issues: ValidationIssue[] = [...uniqueAttribute(state, 'users', draft, 'name'), ...uniqueAttribute(state, 'users', draft, 'email')];
@@ -240,7 +240,7 @@ export const LIST_IMPORTS: ResourceDefinition = defineResource({
   },
   relationships: { user: rel.one('users', { write: 'create', required: true }) },
   filters: { userId: filter.ref('user'), status: filter.attribute('status') },
-  policy: { ...policies.private('user'), update: rules.admin },
+  policy: { ...policies.private('user'), update: checks.admin },
   owner: 'user',
 });
 
