@@ -13,7 +13,8 @@ export interface ControlHooks {
 /**
  * The DispatchController an interceptor hands its handler when the answer does
  * not come from undici's own client: a replayed answer (retry.ts), one read with
- * node:http (withoutLength.ts), or a refusal before anything left (pacing.ts).
+ * node:http (withoutLength.ts), or an error before anything left (a guard's
+ * refusal, admission.ts; a gate that failed, pacing.ts).
  */
 export class Controller implements Dispatcher.DispatchController {
   readonly #hooks: ControlHooks;

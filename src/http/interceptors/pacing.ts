@@ -36,6 +36,7 @@ export function pacing<Ticket>(gate: AttemptGate<Ticket>, clock: Clock): Dispatc
   return (dispatch) =>
     function pacingInterceptor(options, handler) {
       const queuedAt = clock.now();
+      // What fails below comes to the handler, as undici's dispatchers hand it (the guards and withoutLength.ts too): nothing to catch.
       gate.enter((options as PaceOption).pace !== false).then(
         (ticket) => dispatch(options, new PacedHandler(handler, { pacedMs: clock.now() - queuedAt }, (answer) => gate.leave(ticket, answer))),
         (error: Error) => handler.onResponseError?.(new Controller(), error),
