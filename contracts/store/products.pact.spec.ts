@@ -31,9 +31,10 @@ test('paging a product list: an array of products with X-Total-Count and a Link 
         .headers({
           'X-Total-Count': regex('^\\d+$', '45'),
           // Full URLs, the next page named (store.pagination.link-full-urls), in any order among the other rels;
-          // rel quoted or not (RFC 8288 allows both, and the client reads both).
+          // as RFC 8288 allows and the client reads: rel quoted or not, beside other parameters, optional
+          // whitespace around ",", ";" and "=".
           Link: regex(
-            '^(.*, )?<https?://[^>]+[?&]page=2[^>]*>; rel=("next"|next)(, .*)?$',
+            '^(.*,\\s*)?<https?://[^>]+[?&]page=2(&[^>]*)?>\\s*(;[^;,]*)*;\\s*rel\\s*=\\s*("next"|next)\\s*(;[^,]*)?(,.*)?$',
             `<https://api.tiendanube.com/v1/${EXAMPLE_STORE_ID}/products?page=2&per_page=30>; rel="next"`,
           ),
           // What the pacer reads (reliance): a plan's bucket size exactly (the contract's 40, or a higher plan's,

@@ -65,24 +65,38 @@ export interface LinkEntry {
   rel: string;
 }
 
-/** The entries of a Link header (`<url>; rel="x", <url>; rel="y"`). */
+/**
+ * The entries of a Link header (`<url>; rel="x", <url>; rel="y"`), read as RFC 8288 allows them to be
+ * written: optional whitespace around `,`, `;` and `=`, rel quoted or not, in any case. Entries
+ * without a rel are left out.
+ */
 export function parseLink(header: string | undefined): LinkEntry[] {
   if (!header) return [];
-  return header.split(/,\s*(?=<)/).flatMap((part) => {
-    const match = /^\s*<([^>]*)>\s*;\s*rel="?([^";]+)"?\s*$/.exec(part);
-    return match ? [{ url: match[1]!, rel: match[2]! }] : [];
+  return header.split(/\s*,\s*(?=<)/).flatMap((part) => {
+    const match = /^\s*<([^>]*)>.*?;\s*rel\s*=\s*(?:"([^"]*)"|([^\s";,]+))/is.exec(part);
+    const rel = match?.[2] ?? match?.[3];
+    return match && rel ? [{ url: match[1]!, rel }] : [];
   });
 }
 
-export function formatLink(entries: readonly LinkEntry[]): string | undefined {
-  return entries.length === 0 ? undefined : entries.map((e) => `<${e.url}>; rel="${e.rel}"`).join(', ');
+/** How a Link header is spelt: each entry, and what joins them. */
+export interface LinkSpelling {
+  entry(e: LinkEntry): string;
+  separator: string;
 }
 
-/** The answer with its Link entries rewritten by `fn`; an answer without Link is left alone. */
-export function mapLink(res: ProxiedResponse, fn: (entries: LinkEntry[]) => LinkEntry[]): ProxiedResponse {
+/** The spelling of the docs' example: `<url>; rel="x"` joined by ", ". */
+export const PUBLISHED_LINK: LinkSpelling = { entry: (e) => `<${e.url}>; rel="${e.rel}"`, separator: ', ' };
+
+export function formatLink(entries: readonly LinkEntry[], spelling: LinkSpelling = PUBLISHED_LINK): string | undefined {
+  return entries.length === 0 ? undefined : entries.map(spelling.entry).join(spelling.separator);
+}
+
+/** The answer with its Link entries rewritten by `fn` (and spelt as `spelling` says); an answer without Link is left alone. */
+export function mapLink(res: ProxiedResponse, fn: (entries: LinkEntry[]) => LinkEntry[], spelling?: LinkSpelling): ProxiedResponse {
   const header = headerOf(res, 'link');
   if (!header) return res;
-  return withHeaders(res, { link: formatLink(fn(parseLink(header))) });
+  return withHeaders(res, { link: formatLink(fn(parseLink(header)), spelling) });
 }
 
 /** A URL with one query parameter set. */

@@ -134,6 +134,15 @@ export const STORE_DEVIATIONS: Record<string, ProviderDeviation> = {
     allows: 'Link lists its entries in another order (last first)',
     onResponse: (res) => mapLink(res, (entries) => [...entries].reverse()),
   },
+  'link-without-spaces': {
+    allows:
+      'Link spelt without whitespace, <url>;rel="next",<url>;rel="last": RFC 8288 makes the whitespace around "," and ";" optional, and the contract fixes no spelling',
+    onResponse: (res) => mapLink(res, (entries) => entries, { entry: (e) => `<${e.url}>;rel="${e.rel}"`, separator: ',' }),
+  },
+  'link-spaced-out': {
+    allows: 'Link spelt with whitespace before ";" and ",", <url> ; rel="next" , <url> ; rel="last": optional whitespace RFC 8288 allows there',
+    onResponse: (res) => mapLink(res, (entries) => entries, { entry: (e) => `<${e.url}> ; rel="${e.rel}"`, separator: ' , ' }),
+  },
   'text-plain-400-not-415': {
     allows: "a body sent as text/plain answers 400, not 415: the contract's 415 is for a missing Content-Type only",
     onResponse: (res, req) =>
