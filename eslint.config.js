@@ -41,7 +41,7 @@ function importsOf(layer) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'reports/', 'test-results/'] },
+  { ignores: ['node_modules/', 'reports/', 'test-results/', 'dist/', 'examples/*/node_modules/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -98,7 +98,7 @@ export default defineConfig({
   workers: onLive ? 2 : '100%',
   fullyParallel: !onLive,
   timeout: 60_000,
-  // This run's pact folder (the examples' too) starts empty, so an interaction dropped from the code leaves the pact
+  // This run's pact folder starts empty, so an interaction dropped from the code leaves the pact
   // (Pact merges into an existing file). In the runner, before any worker: a project of its own was a worker start.
   globalSetup: harnessModule('contracts/pacts.setup'),
   projects: [
@@ -126,17 +126,13 @@ export default defineConfig({
       dependencies: [...pactsWritten('contracts-publish'), ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
       workers: 1,
     },
-    // Outside consumers (examples/): their own consumer tests write their pacts, which then replace the committed ones
-    // in examples/pacts, one rename each, as the harness's own do.
-    { name: 'examples', testDir: 'examples', testMatch: '**/*.pact.spec.ts', workers: 1 },
-    { name: 'examples-publish', testDir: 'examples', testMatch: 'pacts.publish.ts', dependencies: ['examples'] },
-    // Pacts from outside the harness (npm run pact:verify -- --pact/--broker; in npm test the examples' and the held-out
-    // ones) against the target. Its media states reset the one shared media twin too: after the harness's own verification.
+    // Pacts from outside the harness (npm run pact:verify -- --pact/--broker; in npm test the examples' committed pacts,
+    // which their own consumer tests write in scripts/packageCheck.ts, and the held-out ones) against the target. Its media states reset the one shared media twin too: after the harness's own verification.
     {
       name: 'contracts-outside',
       testDir: 'contracts/verification',
       testMatch: /outsidePacts\.verify\.spec\.[jt]s$/,
-      dependencies: [...pactsWritten('examples-publish'), 'contracts-verify'],
+      dependencies: ['contracts-verify'],
       workers: 1,
     },
     // The harness's own negative controls, npm test's and never npm run verify's: Pact's Verifier fails against a provider

@@ -34,7 +34,7 @@ export const GATE_BUDGET = {
   nodeProcesses: 83,
   projects: {
     'gate-unit': ['unit'],
-    'gate-twins': ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'],
+    'gate-twins': ['contracts-*', 'store', 'media', 'properties', 'storefront', 'self-tests'],
     'gate-record': ['store', 'media', 'properties', 'contracts-verify', 'contracts-outside'],
     'gate-replay': ['store', 'media', 'contracts-verify', 'contracts-outside'],
   },

@@ -23,9 +23,10 @@ export const CONSUMERS = [STORE_PACT.consumer, MEDIA_PACT.consumer] as const;
 
 /**
  * The pacts of other consumers that npm test verifies through the outside entry point (npm run pact:verify -- --pact):
- * the examples' (examples/, written by their own consumer tests) and held-out ones written by hand.
+ * the examples' (written by their own consumer tests, which scripts/packageCheck.ts runs and compares with these)
+ * and held-out ones written by hand.
  */
 export const OUTSIDE_PACT_SOURCES = ['examples/pacts', 'tests/fixtures/pacts'] as const;
 
-/** The states file of the examples' team (a team's own provider states), loaded with OUTSIDE_PACT_SOURCES. */
-export const OUTSIDE_STATES_FILE = 'examples/pact-states.ts';
+/** The states of the examples' team (a team's own provider states), loaded with OUTSIDE_PACT_SOURCES (tests/fixtures/pact-states.ts says why a copy). */
+export const OUTSIDE_STATES_FILE = 'tests/fixtures/pact-states.ts';

@@ -12,7 +12,7 @@ export const GATE_RUNS = ['gate-unit', 'gate-twins', 'gate-record', 'gate-replay
  * tests fill it. `self-tests` (the harness's own negative controls: provider
  * breaks and twin breaks) runs here only: npm run verify leaves it out.
  */
-export const API_PROJECTS = ['contracts-*', 'examples*', 'store', 'media', 'properties', 'storefront', 'self-tests'] as const;
+export const API_PROJECTS = ['contracts-*', 'store', 'media', 'properties', 'storefront', 'self-tests'] as const;
 
 /** gate-record's projects: the live path (the live-capable suites, the properties and every pact verification) against twin processes. */
 export const RECORD_PROJECTS = ['store', 'media', 'properties', 'contracts-verify', 'contracts-outside'] as const;

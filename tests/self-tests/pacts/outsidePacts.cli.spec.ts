@@ -92,7 +92,7 @@ test('a wrong expectation and an unknown state fail their interactions, by name,
   brokenCopies(team);
   writeFileSync(
     join(team, 'pact-states.ts'),
-    readFileSync('examples/pact-states.ts', 'utf8').replace(/from '[^']*teamStates\.ts'/, `from '${resolve('contracts/verification/teamStates.ts')}'`),
+    readFileSync('tests/fixtures/pact-states.ts', 'utf8').replace(/from '[^']*teamStates\.ts'/, `from '${resolve('contracts/verification/teamStates.ts')}'`),
   );
   const run = await pactVerify(team, ['--pact', './pacts', '--states', './pact-states.ts'], {
     HARNESS_TARGET: 'twin',

@@ -1,13 +1,20 @@
 /**
- * The product sync's own consumer test, with pact-js: it drives syncProducts (plain fetch) against
- * Pact's mock server, across two pages joined by a Link header, and writes the team's pact.
+ * The product sync's own consumer test, with pact-js and Node's test runner: it drives syncProducts (plain
+ * fetch) against Pact's mock server, across two pages joined by a Link header, and writes the team's pact
+ * into ./pacts, which `npm run pact:verify` then verifies with the harness.
  * The store id in the path comes from the provider state (fromProviderState), so the provider's
  * store can stand in; the token is the provider's business, matched only by its form.
  */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
-import { expect, test } from '../../src/testing/harnessTest.ts';
-import { EXAMPLE_PACT_OUTPUT } from '../pactOutput.ts';
-import { syncProducts } from './productSync.ts';
+import { syncProducts } from '../src/productSync.ts';
+
+// Pact merges into an existing file: start from none, so an interaction dropped here leaves the pact too.
+const PACTS = resolve('pacts');
+rmSync(resolve(PACTS, 'store-product-sync-store-commerce-api.json'), { force: true });
 
 const { eachLike, fromProviderState, integer, like, regex } = MatchersV3;
 
@@ -22,13 +29,13 @@ test('the sync reads every page of products, following Link rel="next"', async (
   const pact = new PactV4({
     consumer: 'store-product-sync',
     provider: 'store-commerce-api',
-    dir: EXAMPLE_PACT_OUTPUT,
+    dir: PACTS,
     spec: SpecificationVersion.SPECIFICATION_VERSION_V4,
     logLevel: 'warn',
   });
   pact
     .addInteraction()
-    // The team's own state (examples/pact-states.ts): a catalogue of more than one page.
+    // The team's own state (pact-states.ts): a catalogue of more than one page.
     .given('a catalogue for the product sync')
     .uponReceiving('the first page of products for the sync')
     .withRequest('GET', fromProviderState('/v1/${storeId}/products', `/v1/${STORE_ID}/products`), (b) => b.query({ per_page: '30' }).headers(HEADERS))
@@ -53,7 +60,7 @@ test('the sync reads every page of products, following Link rel="next"', async (
     .willRespondWith(200, (b) => b.jsonBody(eachLike(PRODUCT)))
     .executeTest(async (server) => {
       const products = await syncProducts({ baseUrl: server.url, storeId: STORE_ID, token: 'sync-token', userAgent: 'product-sync (sync@example.invalid)' });
-      expect(products).toEqual([
+      assert.deepEqual(products, [
         { id: 1, name: 'Remera', price: '19.90' },
         { id: 1, name: 'Remera', price: '19.90' },
       ]);

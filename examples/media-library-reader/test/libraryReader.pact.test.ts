@@ -1,12 +1,18 @@
 /**
- * The library reader's own consumer test, with pact-js: it drives readShelf and findBySlug (on the
- * kitsu npm client) against Pact's mock server and writes the team's pact. Only what the reader
+ * The library reader's own consumer test, with pact-js and Node's test runner: it drives readShelf and
+ * findBySlug (on the kitsu npm client) against Pact's mock server and writes the team's pact into ./pacts. Only what the reader
  * reads is promised, with matchers; the bearer token is the provider's business, matched by its form.
  */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
-import { expect, test } from '../../src/testing/harnessTest.ts';
-import { EXAMPLE_PACT_OUTPUT } from '../pactOutput.ts';
-import { findBySlug, readShelf } from './libraryReader.ts';
+import { findBySlug, readShelf } from '../src/libraryReader.ts';
+
+// Pact merges into an existing file: start from none, so an interaction dropped here leaves the pact too.
+const PACTS = resolve('pacts');
+rmSync(resolve(PACTS, 'media-library-reader-media-tracking-api.json'), { force: true });
 
 const { eachLike, integer, like, regex } = MatchersV3;
 
@@ -17,7 +23,7 @@ function readerPact(): PactV4 {
   return new PactV4({
     consumer: 'media-library-reader',
     provider: 'media-tracking-api',
-    dir: EXAMPLE_PACT_OUTPUT,
+    dir: PACTS,
     spec: SpecificationVersion.SPECIFICATION_VERSION_V4,
     logLevel: 'warn',
   });
@@ -54,7 +60,7 @@ test("the reader lists a signed-in user's library with each anime's title", asyn
     )
     .executeTest(async (server) => {
       const shelf = await readShelf({ baseURL: `${server.url}/api/edge`, token: 'reader-token', userId: '1' });
-      expect(shelf).toEqual([{ title: 'Cowboy Bebop', status: 'current', progress: 3, episodes: 26 }]);
+      assert.deepEqual(shelf, [{ title: 'Cowboy Bebop', status: 'current', progress: 3, episodes: 26 }]);
     });
 });
 
@@ -72,6 +78,6 @@ test('the reader finds an anime by its slug, asking only for slug and title', as
       }),
     )
     .executeTest(async (server) => {
-      expect(await findBySlug({ baseURL: `${server.url}/api/edge`, slug: 'cowboy-bebop' })).toEqual({ id: '1', title: 'Cowboy Bebop' });
+      assert.deepEqual(await findBySlug({ baseURL: `${server.url}/api/edge`, slug: 'cowboy-bebop' }), { id: '1', title: 'Cowboy Bebop' });
     });
 });

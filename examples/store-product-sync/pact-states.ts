@@ -1,9 +1,9 @@
 /**
- * The product sync team's own provider state, in one file of its own (docs/provider-states.md,
- * "A team's own states"): passed with `npm run pact:verify -- --states examples/pact-states.ts`,
- * and verified in npm test with the examples' pacts.
+ * The product sync team's own provider state, in one file of its own (docs/provider-states.md, "A team's own
+ * states"): `npx api-contract-harness pact-verify --pact ./pacts --states ./pact-states.ts`. It composes a
+ * built-in state, so it runs on the twins, the recordings and live with the harness's guards.
  */
-import { defineTeamStates } from '../contracts/verification/teamStates.ts';
+import { defineTeamStates } from 'api-contract-harness/states';
 
 export default defineTeamStates({
   store: [

@@ -1,0 +1,193 @@
+/**
+ * `npm run package:check` (in .ci/run, after npm test): the harness as a team gets it. It packs the harness,
+ * installs the tarball into a scratch copy of each example outside the checkout, and there runs what a team
+ * runs: the example's own tests (its pact-js consumer test writes ./pacts; its code against startTwins()),
+ * then `npx api-contract-harness pact-verify` on the pacts it wrote. It also checks that the pacts written are
+ * the committed ones (examples/pacts, which npm test verifies), that a wrong expectation fails in a few
+ * readable lines, and that a bad path exits 2. Prints a line per step, the install size, and
+ * `package check: N passed, N failed`; writes reports/results/package-check.json for CI's closing line.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { processEnv } from '../src/config/env.ts';
+
+const EXAMPLES = [
+  { name: 'store-product-sync', states: './pact-states.ts' },
+  { name: 'media-library-reader', states: undefined },
+] as const;
+const COMMITTED_PACTS = resolve('examples/pacts');
+/** The one-wrong-field case's console must stay this short (it was thousands of lines). */
+const MAX_FAILURE_CONSOLE_LINES = 40;
+
+interface Step {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+const steps: Step[] = [];
+const started = performance.now();
+
+function step(name: string, check: () => string): boolean {
+  const from = performance.now();
+  let ok = true;
+  let detail: string;
+  try {
+    detail = check();
+  } catch (error) {
+    ok = false;
+    detail = error instanceof Error ? error.message : String(error);
+  }
+  steps.push({ name, ok, detail });
+  console.log(`package check: ${ok ? 'ok  ' : 'FAIL'} ${name} (${((performance.now() - from) / 1000).toFixed(1)} s)${detail ? `: ${detail}` : ''}`);
+  return ok;
+}
+
+/** Runs a command in `cwd`; answers its exit code and output (both streams). */
+function run(command: string, args: readonly string[], cwd: string): { code: number; output: string } {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...processEnv(), CI: 'true', PACT_DO_NOT_TRACK: 'true' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: result.status ?? 1, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
+}
+
+function expectExit(result: { code: number; output: string }, code: number, what: string): void {
+  if (result.code !== code) throw new Error(`${what} exited ${result.code}, not ${code}:\n${result.output.split('\n').slice(-40).join('\n')}`);
+}
+
+/** Bytes under a folder, as `du -sb` counts them: links are not followed (node_modules/.bin holds links to binaries). */
+function sizeOf(path: string): number {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+}
+
+const mb = (bytes: number): string => `${Math.round(bytes / 1e6)} MB`;
+
+function packHarness(scratch: string): string {
+  const packed = run('npm', ['pack', '--pack-destination', scratch], process.cwd());
+  expectExit(packed, 0, 'npm pack');
+  const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm pack wrote no tarball into ${scratch}`);
+  return join(scratch, tarball);
+}
+
+/** A copy of the example outside the checkout, depending on the packed harness. */
+function scratchCopy(name: string, tarball: string, scratch: string): string {
+  const dir = join(scratch, name);
+  cpSync(resolve('examples', name), dir, {
+    recursive: true,
+    filter: (source) => !/\/(node_modules|pacts|reports)(\/|$)/.test(source.slice(resolve('examples', name).length)),
+  });
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  manifest.devDependencies['api-contract-harness'] = `file:${tarball}`;
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  return dir;
+}
+
+/** The pact an example wrote, against the committed one (metadata aside: it names the pact-js version). */
+function samePact(written: string, committed: string): void {
+  const strip = (path: string) => {
+    const { metadata: _, ...pact } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    return pact;
+  };
+  if (!existsSync(committed)) throw new Error(`${committed} is not committed: copy ${written} there`);
+  if (!isDeepStrictEqual(strip(written), strip(committed)))
+    throw new Error(`the example's consumer tests write another pact than ${committed}: copy ${written} there (npm test verifies the committed one)`);
+}
+
+/** The product sync's first interaction expecting a member the products do not have: the team's wrong expectation. */
+function withWrongField(pactFile: string, out: string): void {
+  const pact = JSON.parse(readFileSync(pactFile, 'utf8')) as {
+    interactions: { response: { body: { content: Record<string, unknown>[] }; matchingRules: { body: Record<string, unknown> } } }[];
+  };
+  const first = pact.interactions[0]!;
+  first.response.body.content[0]!['stock'] = 5;
+  first.response.matchingRules.body['$[*].stock'] = { combine: 'AND', matchers: [{ match: 'integer' }] };
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'wrong.json'), JSON.stringify(pact, null, 2));
+}
+
+function main(): number {
+  const scratch = mkdtempSync(join(tmpdir(), 'harness-package-check-'));
+  let tarball = '';
+  if (!step('npm pack (compiled into dist/ by prepack)', () => ((tarball = packHarness(scratch)), `${(statSync(tarball).size / 1e3).toFixed(0)} kB packed`)))
+    return finish(scratch);
+  for (const example of EXAMPLES) {
+    const dir = scratchCopy(example.name, tarball, scratch);
+    const npx = (...args: string[]) => run('npx', ['--no-install', 'api-contract-harness', ...args], dir);
+    if (
+      !step(
+        `${example.name}: npm install (the packed harness, outside the checkout)`,
+        () => (expectExit(run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir), 0, 'npm install'), ''),
+      )
+    )
+      continue;
+    step(`${example.name}: npm test (its pact-js consumer test writes ./pacts; its code against startTwins())`, () => {
+      const tested = run('npm', ['test'], dir);
+      expectExit(tested, 0, 'npm test');
+      return /# pass (\d+)/.exec(tested.output)?.[0] ?? '';
+    });
+    const written = join(dir, 'pacts', readdirSync(join(dir, 'pacts'), { withFileTypes: true }).find((e) => e.name.endsWith('.json'))?.name ?? 'none.json');
+    step(
+      `${example.name}: the pact it writes is the committed one (examples/pacts)`,
+      () => (samePact(written, join(COMMITTED_PACTS, written.split('/').pop()!)), ''),
+    );
+    step(`${example.name}: npx api-contract-harness pact-verify --pact ./pacts${example.states ? ` --states ${example.states}` : ''}`, () => {
+      const from = performance.now();
+      const verified = npx('pact-verify', '--pact', './pacts', ...(example.states ? ['--states', example.states] : []));
+      expectExit(verified, 0, 'pact-verify');
+      if (!existsSync(join(dir, 'reports/api-contract-harness/junit'))) throw new Error('no JUnit report in ./reports/api-contract-harness/junit');
+      return `${/(\d+) verified/.exec(verified.output)?.[0] ?? '?'} in ${((performance.now() - from) / 1000).toFixed(1)} s`;
+    });
+    if (example.name !== 'store-product-sync') continue;
+    step(`${example.name}: one wrong field fails in at most ${MAX_FAILURE_CONSOLE_LINES} readable lines`, () => {
+      withWrongField(written, join(dir, 'wrong-pacts'));
+      const failed = npx('pact-verify', '--pact', './wrong-pacts', '--states', example.states!, '--out', 'reports/wrong');
+      expectExit(failed, 1, 'pact-verify on the wrong pact');
+      const lines = failed.output.trimEnd().split('\n');
+      if (lines.length > MAX_FAILURE_CONSOLE_LINES) throw new Error(`${lines.length} console lines:\n${failed.output}`);
+      for (const expected of ['$[*].stock: missing in 30 of 30 items', 'Who acts: the consumer', '(interaction 1 of 2 in ./wrong-pacts/wrong.json)'])
+        if (!failed.output.includes(expected)) throw new Error(`the console does not say "${expected}":\n${failed.output}`);
+      return `${lines.length} console lines`;
+    });
+    step(`${example.name}: a states file that does not exist exits 2 before any request, naming the path`, () => {
+      const refused = npx('pact-verify', '--pact', './pacts', '--states', './no-such-states.ts');
+      expectExit(refused, 2, 'pact-verify --states ./no-such-states.ts');
+      if (!refused.output.includes(join(dir, 'no-such-states.ts')))
+        throw new Error(`the message does not name ${join(dir, 'no-such-states.ts')}:\n${refused.output}`);
+      return '';
+    });
+    step(`${example.name}: nothing was written inside node_modules/api-contract-harness`, () => {
+      const installed = join(dir, 'node_modules/api-contract-harness');
+      const stray = ['reports', 'recordings', 'dist/reports'].filter((name) => existsSync(join(installed, name)));
+      if (stray.length > 0) throw new Error(`found ${stray.join(', ')} under ${installed}`);
+      const all = sizeOf(join(dir, 'node_modules'));
+      const pin = sizeOf(join(dir, 'node_modules/node'));
+      return `install size ${mb(all - pin)} with every dependency (${mb(all)} with the team's node@24 pin)`;
+    });
+  }
+  return finish(scratch);
+}
+
+function finish(scratch: string): number {
+  const passed = steps.filter((s) => s.ok).length;
+  const failed = steps.length - passed;
+  mkdirSync('reports/results', { recursive: true });
+  writeFileSync(
+    'reports/results/package-check.json',
+    JSON.stringify({ stats: { expected: passed, unexpected: failed, flaky: 0, skipped: 0 }, steps }, null, 2),
+  );
+  console.log(`package check: ${passed} passed, ${failed} failed in ${((performance.now() - started) / 1000).toFixed(0)} s (scratch projects in ${scratch})`);
+  if (failed === 0) rmSync(scratch, { recursive: true, force: true });
+  return failed === 0 ? 0 : 1;
+}
+
+if (import.meta.main) process.exitCode = main();
