@@ -64,7 +64,7 @@ export function visibleTargets(
   return linkage ? (visible(linkage) ?? null) : null;
 }
 
-/** Linkage as a document shows it: hidden targets become null or are left out. */
+/** Linkage as a document shows it: hidden targets become null or are left out (media.visibility.adult-include-null). */
 export function visibleLinkage(state: MediaState, viewer: Viewer, record: MediaRecord, name: string, spec: RelationshipSpec): Ref | null | Ref[] {
   const targets = visibleTargets(state, viewer, record, name, spec);
   if (Array.isArray(targets)) return targets.map(refOf);

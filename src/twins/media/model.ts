@@ -3,6 +3,7 @@
 /** A resource identifier: what a relationship points at. */
 export interface Ref {
   readonly type: string;
+  /** A string, as every id of the twin (media.jsonapi.string-ids). */
   readonly id: string;
 }
 

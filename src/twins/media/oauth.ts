@@ -1,5 +1,5 @@
 /**
- * OAuth 2 as Doorkeeper serves it (field notes, "Authentication"):
+ * OAuth 2 as Doorkeeper serves it (field notes, "Authentication"; media.auth.oauth-password-refresh-revoke):
  * `POST /api/oauth/token` with the password or refresh_token grant (form or
  * JSON), `POST /api/oauth/revoke`. Answers are OAuth's own JSON, not JSON:API.
  */

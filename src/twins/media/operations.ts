@@ -46,14 +46,17 @@ export function renderContext(context: ApiContext, query: JsonApiQuery): RenderC
   return { state: context.state, viewer: context.viewer, baseUrl: context.baseUrl, fields: parseFieldsets(query.fields) };
 }
 
-/** An id segment: digits only (400 Invalid field value otherwise), leading zeros dropped. */
+/** An id segment: digits only (400 Invalid field value otherwise, media.errors.bad-query-400), leading zeros dropped. */
 export function readId(raw: string): string {
   const id = decodeSegment(raw);
   if (!/^\d{1,30}$/.test(id)) throw invalidFieldValue('id', id);
   return id.replace(/^0+(?=\d)/, '');
 }
 
-/** The record an id segment names, if the viewer may see it; 404 Record not found otherwise (hidden records included). */
+/**
+ * The record an id segment names, if the viewer may see it; 404 Record not found otherwise, hidden records
+ * included (media.errors.hidden-404, media.visibility.adult-direct-404).
+ */
 export function findReadable(context: ApiContext, definition: ResourceDefinition, rawId: string): MediaRecord {
   const id = readId(rawId);
   const record = context.state.get(definition.type, id);
@@ -71,7 +74,7 @@ interface CollectionSource {
 /** A paginated, filtered, sorted collection document of `definition`'s records (or of `source`). */
 export function indexResponse(context: ApiContext, definition: ResourceDefinition, source?: CollectionSource): TwinResponse {
   const query = parseJsonApiQuery(context.query);
-  // The real LibraryEntriesController refuses an unfiltered index before anything else.
+  // media.errors.library-entries-need-filter: the real LibraryEntriesController refuses an unfiltered index before anything else.
   if (definition.requiresFilter && !source?.related && query.filters.length === 0) throw JsonApiError.custom(400, 'No filter provided');
   const render = renderContext(context, query);
   const tree = parseInclude(query.include, definition);
@@ -84,6 +87,7 @@ export function indexResponse(context: ApiContext, definition: ResourceDefinitio
     : visibleIndex(context.state, context.viewer, definition.type, { filters, accept, sort: query.sort, order });
   const twinBreak = context.state.twinBreak;
   const page = pageOf(matching, window, twinBreak);
+  // media.pagination.meta-count: the whole filtered collection the viewer may see (media.visibility.adult-hidden-from-lists).
   const meta = { ...source?.extraMeta, ...definition.collectionMeta?.(matching), count: matching.length };
   const links = pageLinks(`${context.baseUrl}${context.path}`, query.echo, window, matching.length, twinBreak);
   return jsonResponse(200, collectionBody(render, page, tree, meta, links));
@@ -97,6 +101,7 @@ export function showResponse(context: ApiContext, definition: ResourceDefinition
   return jsonResponse(200, singleBody(render, record, tree));
 }
 
+/** media.writes.media-type-415 */
 function assertWriteMediaType(context: ApiContext): void {
   if (!isJsonApiContentType(context.headers)) throw unsupportedMediaType(context.headers['content-type'] ?? '');
 }
@@ -113,6 +118,7 @@ export function createResponse(context: ApiContext, definition: ResourceDefiniti
   const issues = validateDraft(definition, draft, writeContext);
   if (issues.length > 0) throw validationFailed(issues);
   const record = saveDraft(context.state, definition, draft, writeContext);
+  // media.writes.create-destroy-applied; media.writes.status-codes: 201 with Location.
   return jsonResponse(201, singleDocument(render, record, tree), { Location: resourceUrl(context.baseUrl, definition, record.id) });
 }
 
@@ -128,12 +134,14 @@ export function updateResponse(context: ApiContext, definition: ResourceDefiniti
   const writeContext: WriteContext = { state: context.state, viewer: context.viewer, action: 'update', previous: record };
   const issues = validateDraft(definition, draft, writeContext);
   if (issues.length > 0) throw validationFailed(issues);
+  // media.writes.update-applied (PATCH and PUT alike); media.writes.status-codes: 200 with the resource.
   return jsonResponse(200, singleDocument(render, saveDraft(context.state, definition, draft, writeContext), tree));
 }
 
 export function destroyResponse(context: ApiContext, definition: ResourceDefinition, rawId: string): TwinResponse {
   const record = findReadable(context, definition, rawId);
   if (!definition.policy.destroy(context.viewer, record, context.state)) throw forbidden('destroy', definition.singular);
+  // media.writes.create-destroy-applied; media.writes.status-codes: 204, no body.
   context.state.remove(definition.type, record.id);
   return { status: 204 };
 }
@@ -152,6 +160,7 @@ function relationshipOf(definition: ResourceDefinition, segment: string): [strin
 export function relatedResponse(context: ApiContext, definition: ResourceDefinition, rawId: string, segment: string): TwinResponse {
   const [name, spec] = relationshipOf(definition, segment);
   const parent = findReadable(context, definition, rawId);
+  // media.relationships.deprecated-marked: nothing behind it, and it says what replaced it.
   if (spec.kind === 'deprecated') {
     const query = parseJsonApiQuery(context.query);
     return jsonResponse(200, {

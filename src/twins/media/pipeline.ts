@@ -23,9 +23,10 @@ export interface PipelineDeps {
   readonly reportInternalError: (error: unknown, request: string) => void;
 }
 
+/** media.routes.edge-prefix: every API path begins with /api/edge. */
 export const EDGE_SEGMENTS = ['api', 'edge'] as const;
 
-/** Writes a JSON:API answer (or error) with the JSON:API media type. */
+/** Writes a JSON:API answer (or error) with the JSON:API media type (media.jsonapi.media-type). */
 export function writeJsonApi(res: ServerResponse, method: string | undefined, response: TwinResponse): void {
   writeResponse(res, method, response, MEDIA_CONTRACT.mediaType);
 }

@@ -25,6 +25,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 const byCollection = new Map(RESOURCES.filter((definition) => definition.routes !== 'none').map((definition) => [definition.collection, definition]));
 const byType = new Map(RESOURCES.map((definition) => [definition.type, definition]));
 
+/** media.routes.standard, media.routes.read-only: every collection of the spec's sets is served with its routes, or the twin does not load. */
 function assertTable(): void {
   const problems: string[] = [];
   for (const collection of STANDARD_COLLECTIONS) {

@@ -61,6 +61,7 @@ export async function startMediaTwin(options: MediaTwinOptions = {}): Promise<Ru
       writeResponse(res, req.method, await oauth(req, target.query, state), 'application/json; charset=utf-8');
       return;
     }
+    // media.routes.unknown-route-404: outside /api/edge and OAuth too, as Rails answers a path it has no route for.
     await discardBody(req);
     writeJsonApi(res, req.method, errorResponse(routeNotFound()));
   };

@@ -1,6 +1,6 @@
 /**
  * The records a plain index (`GET /anime`) lists for a viewer: those they may
- * read, filtered and sorted. Every GET of the same list asked the same
+ * read (media.visibility.adult-hidden-from-lists), filtered and sorted. Every GET of the same list asked the same
  * question of every record of the type, so the answer is kept in the render
  * cache (src/twins/serving/renderCache.ts), which every write empties: the same
  * rule, and the same moment, as the rendered records it is listed with.

@@ -109,7 +109,7 @@ function refs(value: StoredLink | undefined): Ref[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** Every 422 issue of a draft: written values, required members on create, targets that exist, then the resource's rules. */
+/** Every 422 issue of a draft (media.writes.validation-422): written values, required members on create, targets that exist, then the resource's own checks. */
 export function validateDraft(definition: ResourceDefinition, draft: Draft, context: WriteContext): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const name of draft.written) {
@@ -150,7 +150,10 @@ function normalize(definition: ResourceDefinition, draft: Draft): void {
   }
 }
 
-/** Stores a checked draft: a new record with the next id, or the updated record with a new updatedAt. */
+/**
+ * Stores a checked draft: a new record with the next id, or the updated record with a new updatedAt, so a
+ * later read shows what was written (media.writes.create-destroy-applied, media.writes.update-applied).
+ */
 export function saveDraft(state: MediaState, definition: ResourceDefinition, draft: Draft, context: WriteContext): MediaRecord {
   normalize(definition, draft);
   definition.beforeSave?.(draft, context);

@@ -2,7 +2,8 @@
  * JSON:API documents as the real service writes them (fixtures/media):
  * resource objects `{id, type, links: {self}, attributes, relationships}`,
  * relationships `{links: {self, related}}` plus `data` when included, and
- * top-level keys in the order data, included, meta, links.
+ * top-level keys in the order data, included, meta, links
+ * (media.jsonapi.document-structure: errors are written apart, jsonapi/errors.ts).
  */
 import { jsonArray, jsonObject, type JsonText } from '../../serving/jsonText.ts';
 import { ownsRecord, viewerKey, visibleLinkage, visibleTargets } from '../access.ts';
@@ -63,15 +64,21 @@ function relationshipObject(
   const base = resourceUrl(context.baseUrl, definition, record.id);
   const links = routable ? { links: { self: `${base}/relationships/${dasherize(name)}`, related: `${base}/${dasherize(name)}` } } : {};
   if (spec.kind === 'deprecated') {
-    // Kept as an empty relationship marked deprecated (spec; the real service shows plain links: its known defect).
+    // media.relationships.deprecated-marked: kept as an empty relationship marked deprecated (the real service
+    // shows plain links: its known defect).
     return { ...links, data: [], meta: { deprecated: true, replacedBy: spec.replacedBy } };
   }
   // Types with no routes have no links to give, so their linkage is always shown.
   if (!withData && routable) return links;
+  // media.jsonapi.included: an included relationship carries its identifiers in data.
   return { ...links, data: visibleLinkage(context.state, context.viewer, record, name, spec) };
 }
 
-/** One resource object; `included` names the relationships whose `data` is shown. */
+/**
+ * One resource object; `included` names the relationships whose `data` is shown.
+ * media.jsonapi.resource-object: id, type (the type the collection serves), attributes, relationships;
+ * media.jsonapi.string-ids: ids are stored as strings, so they are written as strings.
+ */
 export function renderResource(context: RenderContext, record: MediaRecord, included: ReadonlySet<string> = new Set()): ResourceObject {
   const definition = requireDefinition(record.type);
   const relationships: Record<string, RelationshipObject> = {};
@@ -100,10 +107,11 @@ interface Collected {
 }
 
 /**
- * Walks the include tree from the primary records. Hidden targets are never
- * reached, so nothing below them is included either (the twin does not repeat
- * the real service's 500 on `include=anime,anime.categories`). Each (record,
- * node) pair is walked once, so cyclic paths stay linear.
+ * Walks the include tree from the primary records (media.jsonapi.included). Hidden targets are never
+ * reached (media.visibility.adult-include-null), so nothing below them is included either: the twin does not
+ * repeat the real service's 500 on `include=anime,anime.categories` (media.errors.known-defect-adult-include-500).
+ * Each record is included once and never beside itself as a primary (media.jsonapi.included-unique); each
+ * (record, node) pair is walked once, so cyclic paths stay linear.
  */
 function collectIncluded(context: RenderContext, primaries: readonly MediaRecord[], tree: IncludeNode): Collected {
   const primaryKeys = new Set(primaries.map(keyOf));

@@ -2,7 +2,7 @@ import { MEDIA_CONTRACT } from '../../../rules/mediaContract.ts';
 
 /**
  * JSON:API error objects with the members the real service uses
- * (fixtures/media/errors.json): `title`, `detail`, `code` and `status` as
+ * (fixtures/media/errors.json, media.errors.members): `title`, `detail`, `code` and `status` as
  * strings, `source` for validation. Codes are jsonapi-resources' own.
  */
 export interface ErrorObject {
@@ -61,19 +61,23 @@ export class JsonApiError extends Error {
     return new JsonApiError(status, [{ status, detail }]);
   }
 
+  /** media.errors.jsonapi-errors: a top-level errors array, never beside data (media.jsonapi.document-structure). */
   get body(): { errors: readonly ErrorObject[] } {
     return { errors: this.errors };
   }
 }
 
+/** media.errors.hidden-404, in the words of media.errors.members: "Record not found". */
 export function recordNotFound(id: string): JsonApiError {
   return JsonApiError.of(404, 'Record not found', `The record identified by ${id} could not be found.`);
 }
 
+/** media.routes.unknown-route-404 */
 export function routeNotFound(): JsonApiError {
   return new JsonApiError(404, [{ status: 404, title: 'Route Not Found' }]);
 }
 
+// media.errors.bad-query-400: a non-numeric id (103), a filter not allowed (102), an invalid include (112), an invalid sort (114).
 export function invalidFieldValue(field: string, value: string): JsonApiError {
   return JsonApiError.of(400, 'Invalid field value', `${value} is not a valid value for ${field}.`, ERROR_CODES.invalidFieldValue);
 }
@@ -103,6 +107,7 @@ export function invalidSort(criteria: string, type: string): JsonApiError {
   return JsonApiError.of(400, 'Invalid sort criteria', `${criteria} is not a valid sort criteria for ${type}`, ERROR_CODES.invalidSort);
 }
 
+/** media.pagination.limit-bounds-400 */
 export function invalidPageValue(detail: string): JsonApiError {
   return JsonApiError.of(400, 'Invalid page value', detail, ERROR_CODES.invalidPageValue);
 }
@@ -121,13 +126,13 @@ export function badRequest(detail: string): JsonApiError {
 
 export type WriteAction = 'create' | 'update' | 'destroy';
 
-/** Pundit's 403: `Create Forbidden` / `Update Forbidden` / `Destroy Forbidden`. */
+/** Pundit's 403: `Create Forbidden` / `Update Forbidden` / `Destroy Forbidden` (media.writes.forbidden-403). */
 export function forbidden(action: WriteAction, what: string): JsonApiError {
   const title = `${action[0]?.toUpperCase() ?? ''}${action.slice(1)} Forbidden`;
   return JsonApiError.of(403, title, `You don't have permission to ${action} this ${what}.`, '403');
 }
 
-/** An expired or revoked token (an unknown one is anonymous). */
+/** An expired or revoked token (media.auth.oauth-password-refresh-revoke); an unknown one is anonymous. */
 export function invalidToken(): JsonApiError {
   return new JsonApiError(401, [{ title: 'Invalid token', status: '401' }]);
 }
@@ -145,6 +150,7 @@ export function notAcceptable(accept: string): JsonApiError {
   );
 }
 
+/** media.writes.media-type-415 */
 export function unsupportedMediaType(contentType: string): JsonApiError {
   return JsonApiError.of(
     415,
@@ -160,7 +166,7 @@ export interface ValidationIssue {
   readonly relationship?: boolean;
 }
 
-/** 422 with one error object per issue (code 100, title = message, detail `<field> - <message>`). */
+/** 422 with one error object per issue (code 100, title = message, detail `<field> - <message>`): media.writes.validation-422. */
 export function validationFailed(issues: readonly ValidationIssue[]): JsonApiError {
   return new JsonApiError(
     422,

@@ -1,5 +1,5 @@
 /**
- * Sparse fieldsets, `fields[anime]=slug,titles`: which attributes and
+ * Sparse fieldsets, `fields[anime]=slug,titles` (media.jsonapi.sparse-fields): which attributes and
  * relationships each type shows. Names may be camelCase or snake_case.
  */
 import { definitionForType } from '../registry.ts';

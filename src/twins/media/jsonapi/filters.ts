@@ -1,5 +1,5 @@
 /**
- * `filter[name]=a,b`: names in camelCase or snake_case, comma lists, `_none`
+ * `filter[name]=a,b` (media.jsonapi.filters): names in camelCase or snake_case, comma lists, `_none`
  * for "no value", ranges such as `80..` (field notes, "Filters, sort, include, fields").
  */
 import type { MediaRecord } from '../model.ts';
@@ -15,7 +15,7 @@ export function filterTokens(value: string): (string | null)[] {
   return value.split(',').map((token) => (token.trim() === '_none' ? null : token.trim()));
 }
 
-/** One predicate for all the filters of a request; 400 for a filter or value the resource does not take. */
+/** One predicate for all the filters of a request; 400 for a filter or value the resource does not take (media.errors.bad-query-400). */
 export function compileFilters(definition: ResourceDefinition, filters: readonly RawFilter[], context: FilterContext): RecordPredicate {
   const checks = filters.map(({ name: raw, value }) => {
     const name = camelize(raw);

@@ -1,7 +1,7 @@
 /**
- * `include=categories,mediaRelationships.destination`: parsed into a tree of
- * relationship names, each checked against the types it can reach (a
- * polymorphic relationship reaches several). Names may be camelCase or snake_case.
+ * `include=categories,mediaRelationships.destination` (media.jsonapi.included): parsed into a tree of
+ * relationship names, each checked against the types it can reach (a polymorphic relationship reaches
+ * several; an unknown name is media.errors.bad-query-400). Names may be camelCase or snake_case.
  */
 import { definitionForType } from '../registry.ts';
 import { targetTypes, type ResourceDefinition } from '../resources/define.ts';

@@ -1,7 +1,7 @@
 /**
- * Member-name formats of the Media API (field notes, "Media type, keys, ids"):
- * members and types are camelCase, path segments dasherized, and clients may
- * write filter and field names in snake_case.
+ * Member-name formats of the Media API (field notes, "Media type, keys, ids";
+ * media.jsonapi.camel-case-members): members and types are camelCase, path segments dasherized,
+ * and clients may write filter and field names in snake_case.
  */
 
 /** `library_entries`, `library-entries`, `libraryEntries` → `libraryEntries`. */

@@ -1,7 +1,7 @@
 /**
  * The offset paginator (field notes, "Pagination"): page[limit] and
- * page[offset]; links first, prev (offset > 0), next (offset + limit < count)
- * and last (offset max(count − limit, 0), not aligned to pages).
+ * page[offset] (media.pagination.offset); links first, prev (offset > 0), next (offset + limit < count)
+ * and last (offset max(count − limit, 0), not aligned to pages): media.pagination.links.
  */
 import { lastLinkOffset, windowStart, type MediaTwinBreak } from '../twinBreaks.ts';
 import type { PageLimits } from '../resources/define.ts';
@@ -44,20 +44,27 @@ export function parsePage(page: ReadonlyMap<string, string>, limits: PageLimits,
   }
   const limit = readWhole(page, 'limit');
   const offset = readWhole(page, 'offset') ?? 0;
+  // media.pagination.limit-bounds-400: a limit of 0, or over the maximum of a paginated collection.
   if (limit !== undefined && limit < 1) throw invalidPageValue(`${page.get('limit') ?? ''} is not a valid value for limit page parameter.`);
   if (limits.kind === 'unpaginated') return limit === undefined && !page.has('offset') ? undefined : { limit: limit ?? Number.MAX_SAFE_INTEGER, offset };
   if (limit !== undefined && limit > limits.maxLimit) throw invalidPageValue(`Limit exceeds maximum page size of ${limits.maxLimit}.`);
   return { limit: limit ?? limits.defaultLimit, offset };
 }
 
-/** The records a window selects (all of them without a window). A twin with a break (twinBreaks.ts) may shift the window. */
+/**
+ * The records a window selects (all of them without a window): consecutive windows meet, so following next
+ * visits each record once (media.pagination.follow-next). A twin with a break (twinBreaks.ts) may shift the window.
+ */
 export function pageOf<T>(records: readonly T[], window: PageWindow | undefined, twinBreak?: MediaTwinBreak): readonly T[] {
   if (window === undefined) return records;
   const start = windowStart(twinBreak, window.offset);
   return records.slice(start, start + window.limit);
 }
 
-/** first/prev/next/last for a window over `count` records, echoing the client's other parameters. */
+/**
+ * first/prev/next/last for a window over `count` records, echoing the client's other parameters.
+ * media.pagination.first-last: first and last on every page, full URLs; no next on the last page.
+ */
 export function pageLinks(
   url: string,
   echo: readonly (readonly [string, string])[],

@@ -1,6 +1,6 @@
 /**
- * `sort=-averageRating,startDate`: ascending unless prefixed with `-`; nulls
- * last either way (as the real BaseResource orders); ties by id.
+ * `sort=-averageRating,startDate` (media.jsonapi.sort): ascending unless prefixed with `-`; nulls
+ * last either way (as the real BaseResource orders); ties by id. An unknown key is media.errors.bad-query-400.
  */
 import type { MediaState } from '../mediaState.ts';
 import { compareIds, type MediaRecord } from '../model.ts';

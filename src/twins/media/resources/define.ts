@@ -336,7 +336,7 @@ export interface ResourceBase {
   readonly filters?: Readonly<Record<string, FilterSpec>>;
 }
 
-/** Every resource: timestamps and the root filter `filter[id]`. */
+/** Every resource: timestamps and the root filter `filter[id]` (media.jsonapi.filters: available everywhere). */
 export const BASE_RESOURCE: ResourceBase = {
   attributes: { createdAt: attr.datetime({ sortable: true }), updatedAt: attr.datetime({ sortable: true }) },
   filters: {

@@ -32,6 +32,7 @@ export const SEASONS = ['winter', 'spring', 'summer', 'fall'] as const;
  * the presence of each name comes from MEDIA_RELATIONSHIPS, only the target
  * and the inverse are stated here.
  */
+// media.relationships.table
 const MEDIA_RELATIONSHIP_SPECS: Readonly<Record<string, RelationshipSpec>> = {
   categories: rel.many('categories', { write: 'always' }),
   mappings: rel.inverse('mappings', 'item'),
@@ -43,6 +44,7 @@ const MEDIA_RELATIONSHIP_SPECS: Readonly<Record<string, RelationshipSpec>> = {
   chapters: rel.inverse('chapters', 'manga'),
   streamingLinks: rel.inverse('streamingLinks', 'media'),
   episodes: rel.inverse('episodes', 'media'),
+  // media.relationships.episode-media: an episode's media is its anime.
   media: rel.one('anime', { write: 'create', required: true }),
   videos: rel.inverse('videos', 'episode'),
 };
@@ -62,8 +64,8 @@ export function tableRelationshipsOf(collection: string): Record<string, Relatio
 }
 
 /**
- * The deprecated relationships a media kind keeps: all of the table except
- * those named after the other kind (`animeStaff` is on anime, `mangaStaff` on manga).
+ * The deprecated relationships a media kind keeps (media.relationships.deprecated-marked): all of the table
+ * except those named after the other kind (`animeStaff` is on anime, `mangaStaff` on manga).
  */
 export function deprecatedRelationshipsOf(kind: 'anime' | 'manga'): Record<string, RelationshipSpec> {
   const other = kind === 'anime' ? 'manga' : 'anime';
@@ -74,7 +76,12 @@ export function deprecatedRelationshipsOf(kind: 'anime' | 'manga'): Record<strin
   return found;
 }
 
-/** Adult media are hidden from anonymous viewers and from users whose sfwFilter is on (spec, "Visibility"). */
+/**
+ * Adult media are hidden from anonymous viewers and from users whose sfwFilter is on (spec, "Visibility"):
+ * a direct read is 404 (media.visibility.adult-direct-404) and lists leave them out
+ * (media.visibility.adult-hidden-from-lists); a user who allows adult content sees them
+ * (media.visibility.adult-visible-signed-in).
+ */
 export const adultGate: PolicyCheck = (viewer, record) => !(viewer.hidesAdult && isAdult(record));
 
 function startYear(record: MediaRecord): number | undefined {

@@ -8,7 +8,7 @@ import type { ApiContext } from '../operations.ts';
 /** A special route: the path parameters by the names of the spec's table (`namespace`, `group`, `id`, `uuid`, `action`). */
 export type SpecialHandler = (context: ApiContext, params: Readonly<Record<string, string>>) => TwinResponse;
 
-/** The body of a special route, if it has one: it must be JSON:API like every write (415 otherwise). */
+/** The body of a special route, if it has one: it must be JSON:API like every write (415 otherwise, media.writes.media-type-415). */
 export function specialBody(context: ApiContext): unknown {
   if (!context.hasBody) return undefined;
   if (!isJsonApiContentType(context.headers)) throw unsupportedMediaType(context.headers['content-type'] ?? '');
@@ -23,7 +23,7 @@ export function signedInUser(context: ApiContext): MediaRecord {
 
 export const MEDIA_NAMESPACES = ['anime', 'manga'] as const;
 
-/** `anime` or `manga`; anything else is 400 "Invalid namespace" (the real recommendations controller's answer). */
+/** `anime` or `manga`; anything else is 400 "Invalid namespace" (the real recommendations controller's answer; media.special.trending). */
 export function readNamespace(raw: string | undefined): 'anime' | 'manga' {
   const namespace = (raw ?? '').toLowerCase();
   if (namespace === 'anime' || namespace === 'manga') return namespace;

@@ -1,6 +1,6 @@
 /**
  * Group routes beside the standard ones: invite accept / decline / revoke
- * (only the invitee accepts or declines, only the group's leaders revoke; a
+ * (media.special.invites: only the invitee accepts or declines, only the group's leaders revoke; a
  * settled invite is 409), group statistics for leaders, and marking a group read.
  */
 import { jsonResponse } from '../http/responses.ts';

@@ -28,7 +28,10 @@ const byNumber =
     return (descending ? right - left : left - right) || Number(a.id) - Number(b.id);
   };
 
-/** `GET /trending/{anime|manga}`: the most followed titles (by userCount); `limit` as on the real service (1-20, default 10). */
+/**
+ * `GET /trending/{anime|manga}` (media.special.trending): the most followed titles (by userCount), `{data}` only;
+ * `limit` as on the real service (1-20, default 10).
+ */
 export const trending: SpecialHandler = (context, params) => {
   const namespace = readNamespace(params['namespace']);
   const raw = context.query.get('limit');

@@ -1,6 +1,6 @@
 /**
  * The handlers of the spec's special routes, keyed by method and path exactly
- * as SPECIAL_ROUTES lists them; loading fails if one has no handler.
+ * as SPECIAL_ROUTES lists them; loading fails if one has no handler (media.routes.special).
  */
 import { SPECIAL_ROUTES } from '../../../rules/mediaRoutes.ts';
 import type { SpecialHandler } from './common.ts';
