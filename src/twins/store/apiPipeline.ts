@@ -165,7 +165,7 @@ async function readJsonBody(req: IncomingMessage, method: string): Promise<Recor
     }
     return undefined;
   }
-  // store.http.content-type-required
+  // store.http.content-type-required; another type (text/plain) too: store.http.non-json-content-type-415.
   if (!isJsonContentType(req.headers)) throw StoreApiError.standard(415, 'Content-Type should be application/json');
   const read = await readBody(req);
   if (read.kind === 'aborted') throw StoreApiError.standard(400, 'The request body ended early');

@@ -50,8 +50,8 @@ export class StoreApiError extends Error {
 
 /**
  * Collects 422 messages per field (rule store.errors.validation-422):
- * `{"name":["can't be blank"]}`. Variant errors use the real service's mixed
- * form, `{"code":422,...,"description":"Validation error","price":[...]}`.
+ * exactly `{"name":["can't be blank"]}` (store.errors.field-error-body-exact). Variant errors use the real
+ * service's mixed form, `{"code":422,...,"description":"Validation error","price":[...]}`.
  */
 export class FieldErrors {
   readonly #byField = new Map<string, string[]>();

@@ -1,7 +1,7 @@
 /**
  * The install flow on the store twin's port, under the real paths (field
  * notes, OAuth): the consent page at /apps/{app_id}/authorize and the code
- * exchange at POST /apps/authorize/token.
+ * exchange at POST /apps/authorize/token, whose token opens the store (store.oauth.install-grants-token).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { discardBody, mediaTypeOf, readBody } from '../../serving/requestBody.ts';
@@ -29,7 +29,7 @@ export function isInstallTarget(target: RequestTarget): boolean {
 
 /**
  * The owner approved: a code for the app, and the app's redirect URL with
- * `code` and the same `state`. The consent form and the control API both come here.
+ * `code` and the same `state` (store.oauth.authorize-consent). The consent form and the control API both come here.
  */
 export function approveInstall(twin: TwinState, app: TwinApp, store: StoreState, state: string | undefined): { code: string; redirect: string } {
   const code = twin.installs.approve(app, store);

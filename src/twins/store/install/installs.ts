@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { StoreState } from '../storeState.ts';
 import type { TwinApp } from './apps.ts';
 
-/** How long a code can be exchanged: RFC 6749 4.1.2 recommends at most 10 minutes; the field notes say nothing. */
+/** How long a code can be exchanged (store.oauth.code-expires): RFC 6749 4.1.2 recommends at most 10 minutes; the field notes say nothing. */
 export const CODE_LIFETIME_MS = 10 * 60_000;
 
 interface IssuedCode {
@@ -44,13 +44,15 @@ export class Installs {
   }
 
   /**
-   * Exchanges a code for the app's token on its store: a new token replaces
-   * the one the app held (field notes, OAuth), and carries the app's scopes.
+   * Exchanges a code for the app's token on its store (store.oauth.install-grants-token): a new token replaces
+   * the one the app held (field notes, OAuth; store.oauth.token-replaced), and carries the app's scopes.
    */
   exchange(app: TwinApp, code: string, findStore: (id: number) => StoreState | undefined): Exchange {
     const issued = this.#codes.get(code);
+    // store.oauth.bad-code-refused: a code this twin did not issue, or issued to another app.
     if (!issued) return { ok: false, why: 'unknown-code' };
     if (issued.appId !== app.id) return { ok: false, why: 'other-app' };
+    // store.oauth.code-single-use
     if (issued.used) return { ok: false, why: 'used' };
     const store = findStore(issued.storeId);
     if (!store) return { ok: false, why: 'store-gone' };

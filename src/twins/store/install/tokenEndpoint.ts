@@ -25,7 +25,7 @@ export function oauthError(status: number, error: string, description: string, h
   return jsonResponse(status, { error, error_description: description }, { ...NO_STORE, ...headers });
 }
 
-/** The parameters of a JSON or form-encoded body, or the refusal of a body that is neither. */
+/** The parameters of a JSON or form-encoded body, or the refusal of a body that is neither (a 4xx, store.oauth.token-bad-input-4xx). */
 async function readParams(req: IncomingMessage): Promise<Map<string, string> | TwinResponse> {
   const read = await readBody(req);
   if (read.kind === 'aborted') return oauthError(400, 'invalid_request', 'The request body ended early.');
@@ -50,13 +50,15 @@ async function readParams(req: IncomingMessage): Promise<Map<string, string> | T
 export async function handleTokenRequest(req: IncomingMessage, twin: TwinState): Promise<TwinResponse> {
   const params = await readParams(req);
   if (!(params instanceof Map)) return params;
+  // store.oauth.token-bad-input-4xx: a missing parameter or another grant_type is the caller's to fix.
   const missing = PARAMETERS.find((name) => (params.get(name) ?? '') === '');
   if (missing) return oauthError(400, 'invalid_request', `Missing required parameter: ${missing}.`);
   if (params.get('grant_type') !== 'authorization_code') {
     return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code: the install flow exchanges a code.');
   }
   const app = twin.apps.find(params.get('client_id'));
-  // One answer for an unknown app and a wrong secret, as OAuth 2 does: the caller learns nothing about other apps.
+  // store.oauth.client-authentication: one answer for an unknown app and a wrong secret, as OAuth 2 does: the
+  // caller learns nothing about other apps.
   if (!app || app.secret !== params.get('client_secret')) {
     return oauthError(401, 'invalid_client', 'Client authentication failed: client_id is not a registered app, or client_secret is not its secret.', {
       'WWW-Authenticate': 'Basic realm="apps"',
@@ -68,5 +70,7 @@ export async function handleTokenRequest(req: IncomingMessage, twin: TwinState):
   }
   const exchange = twin.installs.exchange(app, params.get('code')!, (id) => twin.find(String(id)));
   if (!exchange.ok) return oauthError(400, 'invalid_grant', REFUSALS[exchange.why]);
+  // store.oauth.token-answer; user_id is the store that approved, whose /v1/{user_id} the token opens
+  // (store.oauth.user-id-is-store-id).
   return jsonResponse(200, { access_token: exchange.token, token_type: 'bearer', scope: app.scopes.join(','), user_id: String(exchange.store.id) }, NO_STORE);
 }
