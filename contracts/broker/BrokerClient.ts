@@ -45,7 +45,13 @@ export interface VerificationResult {
   readonly success: boolean;
   readonly providerApplicationVersion: string;
   readonly buildUrl?: string;
-  readonly testResults: readonly { readonly interactionDescription: string; readonly success: boolean; readonly mismatches?: readonly unknown[] }[];
+  readonly testResults: readonly {
+    /** The broker's `_id` of the interaction, when the pact it served had one. */
+    readonly interactionId?: string;
+    readonly interactionDescription: string;
+    readonly success: boolean;
+    readonly mismatches?: readonly unknown[];
+  }[];
   readonly verifiedBy: { readonly implementation: string; readonly version: string };
 }
 

@@ -46,23 +46,35 @@ export function interactionOutcomes(pact: string, run?: string): InteractionOutc
     .sort((a, b) => a.description.localeCompare(b.description));
 }
 
-/** The body of a verification result (pb:publish-verification-results) for one pact. */
+/**
+ * The body of a verification result (pb:publish-verification-results) for one pact. The broker takes `success`
+ * as the pact's verdict (what can-i-deploy reads) and files each test result under the interaction whose `_id` is
+ * its interactionId (else whose description it names), so every interaction is listed: a skipped one as not
+ * verified (success false, its reason as the mismatch), never as a success, and never left out (the broker warns of
+ * interactions without results only under a successful verification, which this pact then would not be).
+ */
 export function verificationResult(
   outcomes: readonly InteractionOutcome[],
   providerVersion: string,
   verifier: { version: string; buildUrl?: string },
+  interactionIds: ReadonlyMap<string, string> = new Map(),
 ): VerificationResult {
   return {
     success: outcomes.length > 0 && outcomes.every((o) => o.status === 'passed'),
     providerApplicationVersion: providerVersion,
     ...(verifier.buildUrl ? { buildUrl: verifier.buildUrl } : {}),
     testResults: outcomes.map((o) => ({
+      ...(interactionIds.has(o.description) ? { interactionId: interactionIds.get(o.description)! } : {}),
       interactionDescription: o.description,
       success: o.status === 'passed',
-      ...(o.status === 'passed'
-        ? {}
-        : { mismatches: [{ attribute: o.status === 'skipped' ? 'not verified' : 'verification', description: o.reason ?? o.status }] }),
+      ...(o.status === 'passed' ? {} : { mismatches: [mismatchOf(o)] }),
     })),
     verifiedBy: { implementation: 'api-contract-harness (Pact JS Verifier)', version: verifier.version },
   };
+}
+
+/** Why an interaction did not pass, as a mismatch the broker shows: a skip says it was not verified, and why. */
+function mismatchOf(outcome: InteractionOutcome): { attribute: string; description: string } {
+  if (outcome.status === 'skipped') return { attribute: 'not verified', description: `skipped, not verified: ${outcome.reason ?? 'no reason given'}` };
+  return { attribute: 'verification', description: outcome.reason ?? outcome.status };
 }

@@ -30,12 +30,13 @@ import {
   type Failure,
   type TestCounts,
 } from '../verify/verifySummary.ts';
-import { targetName } from '../config/env.ts';
+import { reportPath, targetName } from '../config/env.ts';
 import { failingRequest } from '../reporting/failingRequest.ts';
 import {
   affectedConsumers,
   affectedLines,
   affectedMarkdown,
+  consumerOfPactTitle,
   readConsumerPacts,
   type Affected,
   type Break,
@@ -69,11 +70,6 @@ export interface VerifyReporterOptions {
   readonly affectedFile?: string;
   /** The Allure results the list is added to (default reports/allure-results); null: none. */
   readonly allureResultsDir?: string | null;
-}
-
-/** `store-product-sync (latest from branch main) → store-commerce-api` → `store-product-sync`. */
-export function consumerOfPactTitle(title: string): string {
-  return (title.split(' → ')[0] ?? title).replace(/\s*\(.*\)\s*$/, '').trim();
 }
 
 /** The group a test that names no rule of the run counts in: its API's pact, the pacts' writing, else its project. */
@@ -120,11 +116,11 @@ export default class VerifyReporter implements Reporter {
     this.#apis = options.apis?.length ? options.apis : Object.keys(CATALOGUES);
     this.#prefixes = options.rules ?? [];
     this.#target = options.target ?? targetName();
-    this.#outputLog = options.outputLog ?? 'reports/verify/output.log';
+    this.#outputLog = options.outputLog ?? reportPath('verify', 'output.log');
     this.#write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
     this.#pactSources = options.pactSources ?? PACT_SOURCES;
     this.#affectedFile = options.affectedFile ?? join(dirname(this.#outputLog), 'affected-consumers.json');
-    this.#allureResults = options.allureResultsDir === null ? undefined : (options.allureResultsDir ?? 'reports/allure-results');
+    this.#allureResults = options.allureResultsDir === null ? undefined : (options.allureResultsDir ?? reportPath('allure-results'));
     // Emptied here, not in onBegin: the twins start (and may print) before the tests are listed.
     mkdirSync(dirname(this.#outputLog), { recursive: true });
     writeFileSync(this.#outputLog, '');
@@ -281,13 +277,15 @@ export default class VerifyReporter implements Reporter {
     for (const line of lines) this.#write(line);
   }
 
-  /** Per failed contract or reliance rule, the consumers it affects; written as JSON and Markdown, and onto its Allure results. */
+  /**
+   * Per failed contract or reliance rule, the consumers it affects; written as JSON and Markdown (always: the nightly
+   * judges drift's breaks by this run's pact verdicts too), and onto the rule's failed Allure results.
+   */
   #affected(): Affected[] {
     const breaks = [...this.#failedRules]
       .map(([rule, failed]) => breakOfRule(rule, failed.requests, failed.summary))
       .filter((brk): brk is Break => brk !== undefined);
-    if (breaks.length === 0) return [];
-    const affected = affectedConsumers(breaks, readConsumerPacts(this.#pactSources), this.#verdicts);
+    const affected = breaks.length === 0 ? [] : affectedConsumers(breaks, readConsumerPacts(this.#pactSources), this.#verdicts);
     try {
       mkdirSync(dirname(this.#affectedFile), { recursive: true });
       writeFileSync(this.#affectedFile, `${JSON.stringify({ target: this.#target, breaks, verdicts: this.#verdicts, affected }, replacer, 2)}\n`);
@@ -295,7 +293,7 @@ export default class VerifyReporter implements Reporter {
         this.#affectedFile.replace(/\.json$/, '.md'),
         affectedMarkdown(affected, `## Who the failed rules affect (${this.#target})`, 'in this run'),
       );
-      if (this.#allureResults) {
+      if (this.#allureResults && affected.length > 0) {
         const titles = new Map([...this.#failedRules].map(([rule, failed]) => [rule, failed.titles]));
         amendAllureResults(this.#allureResults, affected, { titles, when: 'in this run' });
       }

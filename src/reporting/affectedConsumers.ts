@@ -101,6 +101,11 @@ export interface Affected {
   readonly consumers: readonly AffectedConsumer[];
 }
 
+/** `store-product-sync (latest from branch main) → store-commerce-api` → `store-product-sync`: a pact's title in a report. */
+export function consumerOfPactTitle(title: string): string {
+  return (title.split(' → ')[0] ?? title).replace(/\s*\(.*\)\s*$/, '').trim();
+}
+
 /** Every route of an API. */
 export const EVERY_ROUTE = '**';
 

@@ -3,10 +3,36 @@
  * requests the harness's broker clients send (Pact's Rust CLI for publish and
  * can-i-deploy, contracts/broker/BrokerClient.ts for verification), as the
  * broker documents them. It keeps what is published, answers the pacts for
- * verification from it, keeps the verification results, deployments, branches
- * and tags, and answers the matrix from them. Every request is recorded.
+ * verification from it (by main branch, branch, or what is deployed), serves
+ * each pact with an `_id` per interaction as the broker does, keeps the
+ * verification results, deployments, branches and tags, and answers the matrix
+ * from them: a version recorded as deployed replaces the one deployed before in
+ * that environment (same application instance), and can-i-deploy asks about the
+ * provider version deployed there now. Every request is recorded.
  */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { ROOT } from '../../../scripts/pactBroker.ts';
 import { startScriptedServer, type RecordedRequest, type Reply, type ScriptedServer } from '../support/scriptedServer.ts';
+
+/** Runs a script with Node 24 from the repository root, without this shell's PACT_*, BUILD_URL, GITHUB_* or HARNESS_* variables. */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PACT_|BUILD_URL$|GITHUB_|HARNESS_|STORE_|KITSU_|LIVE_)/.test(name)));
+  const child = spawn(join(ROOT, 'node_modules/.bin/node'), [script, ...args], {
+    cwd: ROOT,
+    env: { ...base, PACT_BROKER_HTTP_RETRIES: '0', PACT_DO_NOT_TRACK: 'true', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+/** The broker's id of an interaction: a hash of its content (the real one hashes it too). */
+export function interactionId(interaction: unknown): string {
+  return createHash('sha1').update(JSON.stringify(interaction)).digest('hex');
+}
 
 export interface PublishedPact {
   readonly consumer: string;
@@ -21,7 +47,11 @@ export interface PublishedResult {
   readonly consumer: string;
   readonly consumerVersion: string;
   readonly provider: string;
-  readonly body: { success: boolean; providerApplicationVersion: string; testResults: { interactionDescription: string; success: boolean }[] };
+  readonly body: {
+    success: boolean;
+    providerApplicationVersion: string;
+    testResults: { interactionId?: string; interactionDescription: string; success: boolean; mismatches?: { attribute?: string; description: string }[] }[];
+  };
 }
 
 export interface BrokerStandIn extends ScriptedServer {
@@ -31,6 +61,10 @@ export interface BrokerStandIn extends ScriptedServer {
   readonly deployments: { pacticipant: string; version: string; environment: string; applicationInstance?: string }[];
   readonly branches: { pacticipant: string; branch: string; version: string }[];
   readonly tags: { pacticipant: string; version: string; tag: string }[];
+  /** What a team's publish would have stored (Pact's own publish is shown by the end-to-end test of the twins). */
+  publish(pact: Omit<PublishedPact, 'id'>): void;
+  /** The version of `pacticipant` deployed to `environment` now: the last recorded there for that application instance, if any. */
+  deployedNow(pacticipant: string, environment: string): string[];
 }
 
 const ENVIRONMENTS = [
@@ -71,6 +105,13 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
   const tags: BrokerStandIn['tags'] = [];
   let origin = '';
   const link = (path: string, extra: Record<string, unknown> = {}) => ({ href: `${origin}${path}`, ...extra });
+  /** The versions of a pacticipant deployed now: per environment and application instance, the last one recorded. */
+  const deployedNow = (pacticipant: string, environment?: string): string[] => {
+    const current = new Map<string, string>();
+    for (const d of deployments.filter((d) => d.pacticipant === pacticipant && (!environment || d.environment === environment)))
+      current.set(`${d.environment}\n${d.applicationInstance ?? ''}`, d.version);
+    return [...current.values()];
+  };
   const pactPath = (pact: PublishedPact) =>
     `/pacts/provider/${encodeURIComponent(pact.provider)}/consumer/${encodeURIComponent(pact.consumer)}/pact-version/${pact.id}`;
 
@@ -114,8 +155,16 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
     if (request.method === 'POST' && parts[0] === 'pacts' && parts[3] === 'for-verification') {
       const provider = parts[2]!;
       const { consumerVersionSelectors } = JSON.parse(request.body) as {
-        consumerVersionSelectors: { mainBranch?: boolean; branch?: string; consumer?: string }[];
+        consumerVersionSelectors: {
+          mainBranch?: boolean;
+          branch?: string;
+          consumer?: string;
+          deployedOrReleased?: boolean;
+          deployed?: boolean;
+          environment?: string;
+        }[];
       };
+      const deployed = (pact: PublishedPact, environment?: string) => deployedNow(pact.consumer, environment).includes(pact.version);
       // In consumer order, so a run verifies them in the same order every time.
       const chosen = pacts
         .filter(
@@ -124,7 +173,9 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
             consumerVersionSelectors.some(
               (s) =>
                 (!s.consumer || s.consumer === pact.consumer) &&
-                ((s.mainBranch && pact.branch === 'main') || (s.branch !== undefined && s.branch === pact.branch)),
+                ((s.mainBranch && pact.branch === 'main') ||
+                  (s.branch !== undefined && s.branch === pact.branch) ||
+                  ((s.deployedOrReleased || s.deployed) && deployed(pact, s.environment))),
             ),
         )
         .sort((a, b) => a.consumer.localeCompare(b.consumer));
@@ -132,7 +183,7 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
         json: {
           _embedded: {
             pacts: chosen.map((pact) => ({
-              shortDescription: `latest from branch ${pact.branch}`,
+              shortDescription: pact.branch === 'main' || !deployed(pact) ? `latest from branch ${pact.branch}` : `deployed version ${pact.version}`,
               verificationProperties: { pending: false, notices: [] },
               _links: { self: link(pactPath(pact), { name: `Pact between ${pact.consumer} (${pact.version}) and ${pact.provider}` }) },
             })),
@@ -146,9 +197,12 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
       const pact = pacts.find((p) => p.id === Number(parts[6]));
       if (!pact) return { status: 404, json: {} };
       if (request.method === 'GET' && parts.length === 7) {
+        // As the broker serves a pact: each interaction with its `_id`, which a verification result may name.
+        const interactions = ((pact.content['interactions'] ?? []) as Record<string, unknown>[]).map((i) => ({ _id: interactionId(i), ...i }));
         return {
           json: {
             ...pact.content,
+            interactions,
             _links: {
               self: link(pactPath(pact)),
               'pb:provider': link(`/pacticipants/${encodeURIComponent(pact.provider)}`),
@@ -208,13 +262,12 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
       return { status: 201, json: {} };
     }
     // GET /matrix?q[][pacticipant]=…&q[][version]=…&environment=…: deployable when every named version's pacts have a
-    // passing result from a provider version deployed to that environment (any provider version without one).
+    // passing latest result from the provider version deployed to that environment now (any provider version without one).
     if (request.method === 'GET' && path === '/matrix') {
       const names = url.searchParams.getAll('q[][pacticipant]');
       const versions = url.searchParams.getAll('q[][version]');
       const environment = url.searchParams.get('environment');
-      const deployedThere = (provider: string, version: string) =>
-        !environment || deployments.some((d) => d.pacticipant === provider && d.version === version && d.environment === environment);
+      const deployedThere = (provider: string, version: string) => !environment || deployedNow(provider, environment).includes(version);
       const rows = names.map((name, i) => {
         const relevant = results.filter(
           (r) => r.consumer === name && r.consumerVersion === versions[i] && deployedThere(r.provider, r.body.providerApplicationVersion),
@@ -243,5 +296,6 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
     headersOf: (req) => ({ authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? '' }),
   });
   origin = server.origin;
-  return Object.assign(server, { pacts, results, deployments, branches, tags });
+  const publish = (pact: Omit<PublishedPact, 'id'>) => void pacts.push({ ...pact, id: pacts.length + 1 });
+  return Object.assign(server, { pacts, results, deployments, branches, tags, publish, deployedNow: (p: string, e: string) => deployedNow(p, e) });
 }

@@ -1,18 +1,19 @@
 /**
  * npm run pact:verify's command line (scripts/pactVerify.ts), how an outside pact is read for the plan
  * (contracts/verification/outsidePacts.ts), a team's states (teamStates.ts), and the provider version
- * results are published as.
+ * results are published as (contracts/broker/providerIdentity.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { parseVerifyArgs, providerIdentity, providerVersion } from '../../../scripts/pactVerify.ts';
+import { parseVerifyArgs } from '../../../scripts/pactVerify.ts';
+import { providerIdentity, providerVersion } from '../../../contracts/broker/providerIdentity.ts';
 import { apiOfProvider, outsidePact, pactFilesIn, PactSourceError, withUniqueTitles } from '../../../contracts/verification/outsidePacts.ts';
 import { DEFAULT_SELECTORS } from '../../../contracts/broker/selectors.ts';
 import { loadTeamStates, withTeamStates } from '../../../contracts/verification/teamStates.ts';
 import { unavailable, type PactProvider } from '../../../contracts/verification/pactProvider.ts';
-import type { Git } from '../../../scripts/pactBroker.ts';
+import { consumerBranch, type Git } from '../../../scripts/pactBroker.ts';
 
 function usageError(run: () => unknown): string {
   try {
@@ -169,29 +170,44 @@ test.describe("a team's states", () => {
   });
 });
 
-test.describe('the provider version results are published as', () => {
+test.describe('the provider version results are published as (contracts/broker/providerIdentity.ts)', () => {
   const git =
     (answers: Record<string, string>): Git =>
     (args) =>
       answers[args.join(' ')];
   const clean = git({ 'rev-parse --short=12 HEAD': '0123456789ab', 'status --porcelain': '', 'rev-parse --abbrev-ref HEAD': 'main' });
+  const night = new Date('2026-11-27T03:23:00Z');
+  const nextNight = new Date('2026-11-28T03:23:00Z');
 
-  test('is the harness commit plus the target; -dirty when the tree has changes', () => {
-    expect(providerVersion(clean, 'twin')).toBe('0123456789ab+twin');
-    expect(providerVersion(git({ 'rev-parse --short=12 HEAD': '0123456789ab', 'status --porcelain': ' M x' }), 'live')).toBe('0123456789ab-dirty+live');
+  test('is the harness commit plus the target; on live plus the night (UTC), so each night of the real service is its own version', () => {
+    expect(providerVersion(clean, 'twin', night)).toBe('0123456789ab+twin');
+    expect(providerVersion(clean, 'twin', nextNight)).toBe('0123456789ab+twin');
+    expect(providerVersion(clean, 'live', night)).toBe('0123456789ab+live.2026-11-27');
+    expect(providerVersion(clean, 'live', nextNight)).toBe('0123456789ab+live.2026-11-28');
+    // Late in the evening west of Greenwich is already the next UTC night.
+    expect(providerVersion(clean, 'live', new Date('2026-11-27T23:30:00-05:00'))).toBe('0123456789ab+live.2026-11-28');
+    expect(providerVersion(git({ 'rev-parse --short=12 HEAD': '0123456789ab', 'status --porcelain': ' M x' }), 'replay')).toBe('0123456789ab-dirty+replay');
+    expect(() => providerVersion(git({}), 'live')).toThrow(/git rev-parse HEAD failed.*from a git checkout/);
   });
 
   test('has the branch, the target as a tag, and on live the production environment unless told otherwise', () => {
+    const branchOf = (env: NodeJS.ProcessEnv) => () => consumerBranch(env, clean);
     const args = parseVerifyArgs(['--broker']);
-    expect(providerIdentity(args, {}, clean, 'twin')).toEqual({ version: '0123456789ab+twin', branch: 'main', tags: ['twin'], target: 'twin' });
-    expect(providerIdentity(args, {}, clean, 'replay')).toMatchObject({ version: '0123456789ab+replay', tags: ['replay'] });
-    expect(providerIdentity(args, { PACT_BRANCH: 'release' }, clean, 'live')).toEqual({
-      version: '0123456789ab+live',
+    expect(providerIdentity(args, branchOf({}), clean, 'twin', night)).toEqual({
+      version: '0123456789ab+twin',
+      branch: 'main',
+      tags: ['twin'],
+      target: 'twin',
+    });
+    expect(providerIdentity(args, branchOf({}), clean, 'replay', night)).toMatchObject({ version: '0123456789ab+replay', tags: ['replay'] });
+    expect(providerIdentity(args, branchOf({ PACT_BRANCH: 'release' }), clean, 'record', night)).toEqual({
+      version: '0123456789ab+live.2026-11-27',
       branch: 'release',
       tags: ['live'],
       target: 'live',
       environment: 'production',
     });
-    expect(providerIdentity(parseVerifyArgs(['--broker', '--provider-environment', 'twin-gate']), {}, clean, 'twin').environment).toBe('twin-gate');
+    const gate = parseVerifyArgs(['--broker', '--provider-environment', 'twin-gate', '--provider-branch', 'feat/x']);
+    expect(providerIdentity(gate, branchOf({}), clean, 'twin', night)).toMatchObject({ environment: 'twin-gate', branch: 'feat/x' });
   });
 });
