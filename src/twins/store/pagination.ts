@@ -46,7 +46,8 @@ export interface PageSlice<T> {
 
 /**
  * Filters and pages in one pass without copying the collection: only the
- * page's items are kept, the rest are counted.
+ * page's items are kept, the rest are counted. Pages meet end to start, so following next visits every item
+ * once (store.pagination.follow-links).
  */
 export function selectPage<T>(source: Iterable<T>, accept: (item: T) => boolean, request: PageRequest, twinBreak?: StoreTwinBreak): PageSlice<T> {
   const start = pageStart(twinBreak, request.page, request.perPage);
