@@ -92,10 +92,10 @@ export default defineConfig({
   reporter: reporters,
   // Per run: npm test runs several at once, and each empties its own folder at start.
   outputDir: reportPath('test-output', runName),
-  // Every core (Playwright's default is half). Live: two workers, the store's users of its one bucket
-  // (the store suites, then the properties, then the pacts) one after another in one worker, the media
-  // suites beside them in the other.
-  workers: onLive ? 2 : '100%',
+  // Every core (Playwright's default is half). Live: one worker, so the store's one bucket and the media's one
+  // account have one user at a time (the suites, the properties, the pacts) without a project waiting on another:
+  // Playwright skips every dependant of a project with a failure, and a live verdict must be complete.
+  workers: onLive ? 1 : '100%',
   fullyParallel: !onLive,
   timeout: 60_000,
   // This run's pact folder starts empty, so an interaction dropped from the code leaves the pact
@@ -116,23 +116,24 @@ export default defineConfig({
       workers: 1,
       fullyParallel: false,
     },
-    // Pact's Verifier against the target; after the media suites, because the media states reset the one shared media twin,
-    // and on live after the properties, the last of the store bucket's other users.
+    // Pact's Verifier against the target; on the twins after the media suites, because the media states reset the one
+    // shared media twin (on live the run's one worker keeps the bucket and the account to one user at a time).
     {
       name: 'contracts-verify',
       testDir: 'contracts',
       // .js too: an installed harness runs these two projects compiled (scripts/cli.ts).
       testMatch: /verify\.pact\.spec\.[jt]s$/,
-      dependencies: [...pactsWritten('contracts-publish'), ...(verifies('media') ? ['media'] : []), ...(onLive && verifies('store') ? ['properties'] : [])],
+      dependencies: [...pactsWritten('contracts-publish'), ...(!onLive && verifies('media') ? ['media'] : [])],
       workers: 1,
     },
     // Pacts from outside the harness (npm run pact:verify -- --pact/--broker; in npm test the examples' committed pacts,
-    // which their own consumer tests write in scripts/packageCheck.ts, and the held-out ones) against the target. Its media states reset the one shared media twin too: after the harness's own verification.
+    // which their own consumer tests write in scripts/packageCheck.ts, and the held-out ones) against the target. Its media
+    // states reset the one shared media twin too: on the twins, after the harness's own verification.
     {
       name: 'contracts-outside',
       testDir: 'contracts/verification',
       testMatch: /outsidePacts\.verify\.spec\.[jt]s$/,
-      dependencies: ['contracts-verify'],
+      dependencies: onLive ? [] : ['contracts-verify'],
       workers: 1,
     },
     // The harness's own negative controls, npm test's and never npm run verify's: Pact's Verifier fails against a provider
@@ -145,7 +146,6 @@ export default defineConfig({
       name: 'properties',
       testDir: 'properties',
       testMatch: '**/*.spec.ts',
-      dependencies: onLive && verifies('store') ? ['store'] : [],
       workers: onLive ? 1 : undefined,
     },
     // One test at a time on the twin, where each media test starts from the seed (a reset) of one shared server, and on live,

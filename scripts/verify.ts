@@ -20,8 +20,9 @@ import { CATALOGUES } from '../src/rules/catalogues.ts';
 import { parseVerifyArgs, playwrightRun, ruleTestList, VerifyArgsError, type ListedSuite, type VerifySelection } from '../src/verify/verifyArgs.ts';
 import { PropertyEnvError, readPropertyEnv } from '../properties/support/propertyRun.ts';
 import { liveRateBudget, liveRateToleranceMs } from '../properties/support/liveBudget.ts';
+import { reportPath } from '../src/config/env.ts';
 
-const VERIFY_DIR = 'reports/verify';
+const VERIFY_DIR = reportPath('verify');
 const TEST_LIST = `${VERIFY_DIR}/tests.txt`;
 
 /** The tests of the chosen rules, found by their `rule` annotations in a listing of the run (no test runs, no twin starts). */
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
   const config = announceTarget(what);
   if (!config) return 2;
   if (!propertySettingsUsable()) return 2;
-  for (const dir of ['reports/allure-results', 'reports/junit', VERIFY_DIR]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [reportPath('allure-results'), reportPath('junit'), VERIFY_DIR]) rmSync(dir, { recursive: true, force: true });
   mkdirSync(VERIFY_DIR, { recursive: true });
 
   const testList = selection.rules.length > 0 ? await writeRuleTestList(selection, config.target) : undefined;

@@ -6,9 +6,11 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { runTool } from './runTool.ts';
+import { reportPath } from '../../src/config/env.ts';
 
-export const ALLURE_RESULTS = 'reports/allure-results';
-export const ALLURE_REPORT = 'reports/allure-report';
+// Where HARNESS_REPORTS_DIR puts the run's reports (reports/ unless set).
+export const ALLURE_RESULTS = reportPath('allure-results');
+export const ALLURE_REPORT = reportPath('allure-report');
 
 export async function buildReport(reportName?: string): Promise<number> {
   if (!existsSync(ALLURE_RESULTS) || readdirSync(ALLURE_RESULTS).length === 0) {
@@ -16,7 +18,7 @@ export async function buildReport(reportName?: string): Promise<number> {
     return 1;
   }
   rmSync(ALLURE_REPORT, { recursive: true, force: true });
-  const code = await runTool('allure', ['generate', ALLURE_RESULTS, ...(reportName ? ['--report-name', reportName] : [])]);
+  const code = await runTool('allure', ['generate', ALLURE_RESULTS, '--output', ALLURE_REPORT, ...(reportName ? ['--report-name', reportName] : [])]);
   if (code === 0) console.log(`report: ${ALLURE_REPORT}/index.html (npm run report:open serves it); history in reports/history/`);
   return code;
 }

@@ -29,16 +29,21 @@ export class VerifyArgsError extends Error {
   }
 }
 
-/** The Playwright projects of each API's checks (the storefront's browser test is the store's). */
+/**
+ * The Playwright projects of each API's checks (the storefront's browser test is the store's): its suites, its
+ * properties, the harness's own pact and the other consumers' pacts (contracts-outside: the examples' and the
+ * held-out teams'), so a nightly says where every consumer stands.
+ */
 export const API_PROJECTS: Readonly<Record<string, readonly string[]>> = {
-  store: ['store', 'storefront', 'properties', 'contracts-verify'],
-  media: ['media', 'properties', 'contracts-verify'],
+  store: ['store', 'storefront', 'properties', 'contracts-verify', 'contracts-outside'],
+  media: ['media', 'properties', 'contracts-verify', 'contracts-outside'],
 };
 
 /** Each API's folders, which pick its tests out of the projects both APIs share (properties, contracts-verify). */
 export const API_FOLDERS: Readonly<Record<string, readonly string[]>> = {
-  store: ['suites/store/', 'suites/storefront/', 'properties/store/', 'contracts/store/'],
-  media: ['suites/media/', 'properties/media/', 'contracts/media/'],
+  // The outside pacts' one file declares both APIs' pacts; a one-API live run skips the other API's, naming its variables.
+  store: ['suites/store/', 'suites/storefront/', 'properties/store/', 'contracts/store/', 'contracts/verification/'],
+  media: ['suites/media/', 'properties/media/', 'contracts/media/', 'contracts/verification/'],
 };
 
 /** Whether rule `id` is `prefix` or lies under it, a dot-separated part at a time (`store.pagination` holds `store.pagination.total-count`). */

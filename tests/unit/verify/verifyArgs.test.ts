@@ -59,9 +59,11 @@ test("one API runs its own projects and folders; the whole run, every project (b
     '--project=media',
     '--project=properties',
     '--project=contracts-verify',
+    '--project=contracts-outside',
     'suites/media/',
     'properties/media/',
     'contracts/media/',
+    'contracts/verification/',
   ]);
   expect(media.env).toEqual({ HARNESS_CONSOLE: 'verify', HARNESS_VERIFY_APIS: 'media' });
   const store = playwrightRun(parse('--api', 'store'), 'live');
@@ -69,13 +71,33 @@ test("one API runs its own projects and folders; the whole run, every project (b
   expect(store.args).not.toContain('--project=media');
 
   const all = playwrightRun(parse(), 'twin');
-  expect(all.args).toEqual(['--project=store', '--project=storefront', '--project=properties', '--project=contracts-verify', '--project=media']);
+  // Every consumer's pact too: the harness's own (contracts-verify) and the others' (contracts-outside).
+  expect(all.args).toEqual([
+    '--project=store',
+    '--project=storefront',
+    '--project=properties',
+    '--project=contracts-verify',
+    '--project=contracts-outside',
+    '--project=media',
+  ]);
   expect(all.env).toEqual({ HARNESS_CONSOLE: 'verify' });
   // A replay has no cassettes of the properties' generated requests.
-  expect(playwrightRun(parse(), 'replay').args).toEqual(['--project=store', '--project=storefront', '--project=contracts-verify', '--project=media']);
+  expect(playwrightRun(parse(), 'replay').args).toEqual([
+    '--project=store',
+    '--project=storefront',
+    '--project=contracts-verify',
+    '--project=contracts-outside',
+    '--project=media',
+  ]);
 
   const rule = playwrightRun(parse('--rule', 'media.pagination'), 'record', 'reports/verify/tests.txt');
-  expect(rule.args).toEqual(['--project=media', '--project=properties', '--project=contracts-verify', '--test-list=reports/verify/tests.txt']);
+  expect(rule.args).toEqual([
+    '--project=media',
+    '--project=properties',
+    '--project=contracts-verify',
+    '--project=contracts-outside',
+    '--test-list=reports/verify/tests.txt',
+  ]);
   expect(rule.env).toEqual({ HARNESS_CONSOLE: 'verify', HARNESS_VERIFY_APIS: 'media', HARNESS_VERIFY_RULES: 'media.pagination' });
 });
 
