@@ -1,5 +1,5 @@
 /**
- * src/twins/http/writeParts.ts: a body written as parts (small ones copied
+ * src/twins/serving/writeParts.ts: a body written as parts (small ones copied
  * together, large ones as they are) arrives as the same bytes, with the
  * Content-Length of their sum, as one joined buffer would.
  */
