@@ -67,7 +67,13 @@ export const USAGE = `Usage:
 
 ${SELECTOR_USAGE}
 
-The target is HARNESS_TARGET: twins (default), replay, or live (with its guards and budget).
+The target is HARNESS_TARGET: twins (default), replay, or live (with its guards and budget).${
+  pactVerifyConsole()
+    ? `
+With npx api-contract-harness: --target twin|replay|live|record in place of HARNESS_TARGET, and --out <dir> for the
+reports (default ./reports/api-contract-harness); paths are read from the folder you run it in.`
+    : ''
+}
 Exit: 0 verified; 1 an interaction failed; 2 usage or configuration error.`;
 
 export interface VerifyArgs {

@@ -128,6 +128,8 @@ export async function runTwins(argv: readonly string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // A reader that went away (`| head`) is no reason to crash on the next line.
+  process.stdout.on('error', () => undefined);
   for (const line of describeTwins(twins, settings)) console.log(line);
   console.log('Press Ctrl+C to stop.');
   stopOnSignal(twins);
