@@ -54,6 +54,16 @@ const rules = [
     text: 'include= adds the related resources under included, and the relationship carries their identifiers in data.',
   },
   {
+    id: 'media.jsonapi.included-unique',
+    section: 'Endpoints',
+    // The spec's bodies are JSON:API compound documents, and JSON:API 1.0 (Compound Documents) says: "A compound
+    // document MUST NOT include more than one resource object for each type and id pair." Clients index included
+    // resources by type and id, so a second copy (which may differ) leaves them to guess which one is right.
+    source: 'spec',
+    needs: 'any',
+    text: 'A compound document holds at most one resource object for each type and id pair, across data and included (JSON:API, Compound Documents).',
+  },
+  {
     id: 'media.jsonapi.sparse-fields',
     section: 'Filters, sort, include, fields',
     source: 'reliance',
@@ -298,9 +308,30 @@ const rules = [
     needs: 'any',
     text: 'An unknown token is treated as anonymous.',
   },
+  // Writes. What a write does is contract: set C names POST create, PATCH and PUT update, DELETE destroy, and a
+  // write answered as a success that did not do that breaks every integration that syncs (update-applied,
+  // create-destroy-applied). How it answers is not: "Success status codes per route: not shown", and error
+  // statuses and members are "not shown" either, so the exact codes and bodies are the real service's (field notes).
+  {
+    id: 'media.writes.update-applied',
+    section: 'Standard resource routes (set C)',
+    source: 'spec',
+    needs: 'token',
+    writes: true,
+    text: 'PATCH /{collection}/{id} updates the resource, and PUT does the same: a later GET shows the attributes sent, and so does the answer when it carries the resource (JSON:API, Updating Resources).',
+  },
+  {
+    id: 'media.writes.create-destroy-applied',
+    section: 'Standard resource routes (set C)',
+    source: 'spec',
+    needs: 'token',
+    writes: true,
+    text: 'POST /{collection} creates a resource that a later GET shows with the attributes sent; DELETE /{collection}/{id} destroys it, so a later GET answers 404.',
+  },
   {
     id: 'media.writes.status-codes',
     section: 'Media type, keys, ids',
+    // The codes themselves are "not shown" in the contract: these are the real service's (201, 200, 204).
     source: 'field-notes',
     needs: 'token',
     writes: true,

@@ -1,5 +1,14 @@
 import { expect, test, verifies } from '../fixtures/mediaFixtures.ts';
-import { expectMediaType, expectSchema, expectStatus, jsonApiOf, nonCamelMembers, resourcesOf } from '../fixtures/mediaChecks.ts';
+import {
+  expectEachResourceOnce,
+  expectMediaType,
+  expectSchema,
+  expectStatus,
+  jsonApiOf,
+  nonCamelMembers,
+  resourcesOf,
+  sharedReferences,
+} from '../fixtures/mediaChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
 
 // What the service does: JSON:API resource structures, string ids.
@@ -115,6 +124,33 @@ test(
         says(rule, `include=mediaRelationships.destination includes ${destination!.type}/${destination!.id}`),
       ).toBe(true);
     }
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.included-unique', 'a resource named by several others is included once', async ({ media, rule }) => {
+    // Documents in which several resources name the same one: the anime of a list share categories, the episodes
+    // of a page share their anime, a user's library entries share the user. (jsonApiOf checks every document the
+    // suites read; here the documents are chosen so that a second copy has somewhere to come from.)
+    const reads: { client: typeof media.anonymous; path: string; query: Record<string, string | number> }[] = [
+      { client: media.anonymous, path: '/anime', query: { include: 'categories', 'page[limit]': 10 } },
+      { client: media.anonymous, path: '/episodes', query: { include: 'media', 'page[limit]': 10 } },
+      { client: media.anonymous, path: '/anime/1', query: { include: 'categories,episodes,mediaRelationships.destination' } },
+    ];
+    const signedIn = media.signedIn;
+    if (signedIn) {
+      const userId = resourcesOf(jsonApiOf(await signedIn.send({ method: 'GET', path: '/users', query: { 'filter[self]': 'true' } }), rule))[0]?.id;
+      if (userId) reads.push({ client: signedIn, path: '/library-entries', query: { 'filter[userId]': userId, include: 'user', 'page[limit]': 10 } });
+    }
+    let shared = 0;
+    for (const { client, path, query } of reads) {
+      const res = await client.send({ method: 'GET', path, query });
+      expectStatus(res, 200, rule);
+      const doc = jsonApiOf(res, rule);
+      expectEachResourceOnce(doc, `GET ${path}`);
+      shared += sharedReferences(doc);
+    }
+    precondition(rule, media.target, shared > 0, 'a compound document in which two resources name the same related resource');
   }),
 );
 

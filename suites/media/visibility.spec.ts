@@ -1,5 +1,5 @@
 import { expect, test, verifies, type MediaUnderTest } from '../fixtures/mediaFixtures.ts';
-import { errorsOf, expectStatus, jsonApiOf, resourcesOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
+import { errorsOf, expectEachResourceOnce, expectStatus, jsonApiOf, resourcesOf, type JsonApiDocument, type JsonApiResource } from '../fixtures/mediaChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 
@@ -27,6 +27,7 @@ async function adultFacts(media: MediaUnderTest): Promise<AdultFacts> {
   let libraryEntryId: string | undefined;
   if (userId) {
     const entries = await signedIn.list('library-entries', { filter: { userId, kind: 'anime' }, include: ['anime'], page: { limit: 100 } });
+    expectEachResourceOnce((entries.response.document ?? {}) as JsonApiDocument, 'GET /library-entries?include=anime');
     const adultIds = new Set(entries.included.filter((r) => r.attributes.ageRating === MEDIA_CONTRACT.adultAgeRating).map((r) => r.id));
     libraryEntryId = entries.data.find((e) => adultIds.has((e.relationships.anime?.data as { id: string } | null)?.id ?? ''))?.id;
   }

@@ -1,8 +1,108 @@
-import { expect, test, verifies } from '../fixtures/mediaFixtures.ts';
-import { errorsOf, expectStatus, jsonApiOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
-import { says } from '../../src/testing/ruleTest.ts';
+import { expect, test, verifies, type MediaUnderTest } from '../fixtures/mediaFixtures.ts';
+import { errorsOf, expectStatus, jsonApiOf, resourcesOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
+import { precondition, says } from '../../src/testing/ruleTest.ts';
+import type { Rule } from '../../src/rules/Rule.ts';
+import type { MediaResponse } from '../../src/clients/media/types.ts';
 
 // Writes, special routes and policies (twin: each test starts from the seed).
+
+/** The signed-in user's id, as the npm client's self() finds it. */
+async function selfId(media: MediaUnderTest, rule: Rule): Promise<string> {
+  const res = await media.signedIn!.send({ method: 'GET', path: '/users', query: { 'filter[self]': 'true' } });
+  expectStatus(res, 200, rule);
+  const id = resourcesOf(jsonApiOf(res, rule))[0]?.id;
+  expect(id, says(rule, 'GET /users?filter[self]=true names the signed-in user')).toBeDefined();
+  return id!;
+}
+
+/** An anime the user's library lacks, with room for a few episodes of progress: a test adds it, then removes it. */
+async function animeToAdd(media: MediaUnderTest, rule: Rule, userId: string): Promise<string> {
+  const client = media.signedIn!;
+  const anime = resourcesOf(jsonApiOf(await client.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 10 } }), rule));
+  for (const { id, attributes } of anime) {
+    const episodes = attributes?.['episodeCount'];
+    if (typeof episodes === 'number' && episodes < 3) continue;
+    const entries = await client.send({
+      method: 'GET',
+      path: '/library-entries',
+      query: { 'filter[userId]': userId, 'filter[animeId]': id, 'page[limit]': 1 },
+    });
+    expectStatus(entries, 200, rule);
+    if (resourcesOf(jsonApiOf(entries, rule)).length === 0) return id;
+  }
+  precondition(rule, media.target, false, "an anime of at least 3 episodes among the first 10 that the signed-in user's library lacks");
+  throw new Error('unreachable: precondition skips or fails');
+}
+
+/** A write the provider says it carried out: any 2xx (the codes themselves are the field notes'). */
+function expectDone(res: MediaResponse, rule: Rule, what: string): void {
+  expect(res.status >= 200 && res.status < 300, says(rule, `${what}: ${res.method} ${res.url} answered ${res.status}. Body: ${res.text.slice(0, 300)}`)).toBe(
+    true,
+  );
+}
+
+/** Adds the anime to the user's library with `attributes`; the new entry's id. */
+async function addEntry(media: MediaUnderTest, rule: Rule, userId: string, animeId: string, attributes: Record<string, unknown>): Promise<string> {
+  const created = await media.signedIn!.send({
+    method: 'POST',
+    path: '/library-entries',
+    body: {
+      data: {
+        type: 'libraryEntries',
+        attributes,
+        relationships: { anime: { data: { type: 'anime', id: animeId } }, user: { data: { type: 'users', id: userId } } },
+      },
+    },
+  });
+  expectDone(created, rule, 'creating a library entry');
+  const id = (jsonApiOf(created, rule).data as JsonApiResource | null)?.id;
+  expect(typeof id, says(rule, 'the created entry comes back with its id')).toBe('string');
+  return id!;
+}
+
+/** GET /library-entries/{id} as its owner: the entry's attributes. */
+async function readEntry(media: MediaUnderTest, rule: Rule, id: string): Promise<Record<string, unknown>> {
+  const res = await media.signedIn!.send({ method: 'GET', path: `/library-entries/${id}` });
+  expectStatus(res, 200, rule);
+  return (jsonApiOf(res, rule).data as JsonApiResource).attributes ?? {};
+}
+
+test(
+  ...verifies('media.writes.update-applied', 'PATCH, then PUT, a library entry, each read back', async ({ media, rule }) => {
+    const userId = await selfId(media, rule);
+    const id = await addEntry(media, rule, userId, await animeToAdd(media, rule, userId), { status: 'planned', progress: 0 });
+    let expected: Record<string, unknown> = { status: 'planned', progress: 0 };
+    for (const [method, attributes] of [
+      ['PATCH', { status: 'current', progress: 1 }],
+      // "update (same as PATCH)".
+      ['PUT', { progress: 2, notes: 'written by the contract harness' }],
+    ] as const) {
+      const answer = await media.signedIn!.send({ method, path: `/library-entries/${id}`, body: { data: { type: 'libraryEntries', id, attributes } } });
+      expectDone(answer, rule, `updating ${JSON.stringify(attributes)}`);
+      expected = { ...expected, ...attributes };
+      // JSON:API: an update answered with a document carries the resource as it now is (204 carries none).
+      const returned = answer.text ? (jsonApiOf(answer, rule).data as JsonApiResource | null | undefined) : undefined;
+      if (returned) expect(returned.attributes, says(rule, `the ${method} answer shows the entry updated`)).toMatchObject(expected);
+      expect(
+        await readEntry(media, rule, id),
+        says(rule, `after ${method} ${JSON.stringify(attributes)} answered ${answer.status}, GET shows the entry updated`),
+      ).toMatchObject(expected);
+    }
+    expectDone(await media.signedIn!.send({ method: 'DELETE', path: `/library-entries/${id}` }), rule, 'removing the entry again');
+  }),
+);
+
+test(
+  ...verifies('media.writes.create-destroy-applied', 'POST a library entry, read it, DELETE it, read it again', async ({ media, rule }) => {
+    const userId = await selfId(media, rule);
+    const attributes = { status: 'on_hold', progress: 1 };
+    const id = await addEntry(media, rule, userId, await animeToAdd(media, rule, userId), attributes);
+    expect(await readEntry(media, rule, id), says(rule, 'GET shows the created entry with the attributes sent')).toMatchObject(attributes);
+    expectDone(await media.signedIn!.send({ method: 'DELETE', path: `/library-entries/${id}` }), rule, 'destroying the entry');
+    const gone = await media.signedIn!.send({ method: 'GET', path: `/library-entries/${id}`, retry: false });
+    expect(gone.status, says(rule, `GET of the destroyed entry answered ${gone.status}, not 404`)).toBe(404);
+  }),
+);
 
 test(
   ...verifies('media.writes.status-codes', 'create 201 with Location, update 200, destroy 204', async ({ media, rule }) => {

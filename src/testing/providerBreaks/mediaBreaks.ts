@@ -133,6 +133,15 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
     rules: ['media.jsonapi.included'],
     onRequest: (req) => withoutParams(req, (name) => name === 'include'),
   },
+  'included-twice': {
+    breaks: 'a compound document includes a resource twice: the first of included comes again at its end',
+    kind: 'contract',
+    rules: ['media.jsonapi.included-unique'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (Array.isArray(doc.included) && doc.included.length > 0) doc.included.push(structuredClone(doc.included[0]));
+      }),
+  },
   'fields-ignored': {
     breaks: 'fields[type]= is ignored: every attribute comes back',
     kind: 'contract',
@@ -259,6 +268,16 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
     onResponse: (res) => (res.status === 404 && /Record not found/.test(res.body) ? { ...res, status: 410 } : res),
   },
 
+  // Writes
+  'update-not-applied': {
+    breaks: 'PATCH /library-entries/{id} answers 200 with the entry unchanged: the update is not applied',
+    kind: 'contract',
+    rules: ['media.writes.update-applied'],
+    // The PATCH reaches the twin as a GET of the entry: the answer is the entry as it was.
+    onRequest: (req) =>
+      req.method === 'PATCH' && /^\/api\/edge\/library-entries\/\d+$/.test(pathOnly(req.path)) ? { ...req, method: 'GET', body: Buffer.alloc(0) } : req,
+  },
+
   // Visibility and authentication
   'adult-visible-anonymously': {
     breaks: 'adult media are served to anonymous requests',
@@ -313,6 +332,18 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
             }
           })
         : res,
+  },
+  'deprecated-relationships-partly-dropped': {
+    breaks: 'anime and manga drop the deprecated genres, installments and animeStaff / mangaStaff relationships and keep the others',
+    kind: 'contract',
+    rules: ['media.relationships.deprecated-marked'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        for (const r of resources(doc)) {
+          if ((r.type !== 'anime' && r.type !== 'manga') || !r.relationships) continue;
+          for (const name of ['genres', 'installments', 'animeStaff', 'mangaStaff']) delete r.relationships[name];
+        }
+      }),
   },
   'embeds-route-removed': {
     breaks: 'POST /embeds is not served',
