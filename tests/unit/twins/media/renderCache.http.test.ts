@@ -1,6 +1,6 @@
 /**
  * The media twin answers GETs from resource objects it rendered and keeps
- * until a write (src/twins/http/renderCache.ts): a cached answer must be the
+ * until a write (src/twins/serving/renderCache.ts): a cached answer must be the
  * same bytes as a fresh one, differ by who asks, and never outlive a write.
  */
 import { expect, test } from '../../../../src/testing/harnessTest.ts';

@@ -1,6 +1,6 @@
 /**
  * The store twin answers GETs from rendered JSON it keeps until a write
- * (src/twins/http/renderCache.ts): a cached answer must be the same bytes as
+ * (src/twins/serving/renderCache.ts): a cached answer must be the same bytes as
  * a fresh one, and no write may leave a stale one behind.
  */
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
