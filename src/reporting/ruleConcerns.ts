@@ -89,6 +89,7 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'media.jsonapi.resource-object': { routes: ALL, members: ['data.id', 'data.type', 'data.attributes', 'data.relationships', 'included'] },
   'media.jsonapi.camel-case-members': { routes: ALL, members: [/^[a-z]+[A-Z]/] },
   'media.jsonapi.included': { routes: ALL, params: ['include'], members: ['included'] },
+  'media.jsonapi.included-unique': { routes: ALL, params: ['include'], members: ['included'] },
   'media.jsonapi.sparse-fields': { routes: ALL, params: ['fields[*]'] },
   'media.jsonapi.filters': { routes: ALL, params: ['filter[*]'] },
   'media.jsonapi.sort': { routes: ALL, params: ['sort'] },
@@ -112,6 +113,9 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'media.pagination.follow-next': { routes: ALL, members: ['links.next'], params: ['page[offset]', 'page[limit]'] },
   'media.auth.anonymous-reads': { routes: ALL, methods: ['GET'], withoutHeaders: ['Authorization'] },
   'media.auth.bearer-token': { routes: ALL, headers: ['Authorization'] },
+  // Media: writes (set C), what a write does; how it answers is field notes
+  'media.writes.update-applied': { routes: ['/{collection}/{id}'], methods: ['PATCH', 'PUT'] },
+  'media.writes.create-destroy-applied': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'DELETE'] },
 };
 
 function isNone(entry: Concern | NoConcern | undefined): entry is NoConcern {
