@@ -107,6 +107,9 @@ test(
 test(
   ...verifies('media.writes.status-codes', 'create 201 with Location, update 200, destroy 204', async ({ media, rule }) => {
     const client = media.signedIn!;
+    // The signed-in user's own entry, on an anime their library lacks: on live, whoever the token's user is.
+    const userId = await selfId(media, rule);
+    const animeId = await animeToAdd(media, rule, userId);
     const created = await client.send({
       method: 'POST',
       path: '/library-entries',
@@ -114,7 +117,7 @@ test(
         data: {
           type: 'libraryEntries',
           attributes: { status: 'planned', progress: 0 },
-          relationships: { anime: { data: { type: 'anime', id: '20' } }, user: { data: { type: 'users', id: media.twin?.seed.users.adultAllowed.id ?? '1' } } },
+          relationships: { anime: { data: { type: 'anime', id: animeId } }, user: { data: { type: 'users', id: userId } } },
         },
       },
     });
