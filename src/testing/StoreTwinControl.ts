@@ -56,6 +56,15 @@ export class StoreTwinControl extends TwinControl {
   }
 
   /** A fresh store; on a virtual clock unless `clock: 'real'` is asked (the control API's own default is real). */
+  /** Back to the seed: the seeded stores as they started, every created store gone. */
+  reset(): Promise<{ ok: boolean; stores: TwinStoreInfo[] }> {
+    return this.call('POST', '/reset');
+  }
+
+  listStores(): Promise<TwinStoreInfo[]> {
+    return this.call('GET', '/stores');
+  }
+
   createStore(options: CreateStoreOptions = {}): Promise<TwinStoreInfo> {
     return this.call('POST', '/stores', { clock: 'virtual', ...options });
   }
@@ -82,6 +91,10 @@ export class StoreTwinControl extends TwinControl {
 
   injectFaults(storeId: number, fault: { status: number; count: number; retryAfterMs?: number }): Promise<unknown> {
     return this.call('POST', `/stores/${storeId}/faults`, fault);
+  }
+
+  clearFaults(storeId: number): Promise<void> {
+    return this.call('DELETE', `/stores/${storeId}/faults`);
   }
 
   flushDeliveries(storeId: number): Promise<TwinDelivery[]> {

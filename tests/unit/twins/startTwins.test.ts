@@ -28,6 +28,11 @@ test('startTwins picks free ports, hands back the bases, seeded stores, users an
     expect((await fetch(`${twins.media.url}/anime?page[limit]=1`)).status).toBe(200);
     const fresh = await twins.store.control.createStore({ products: 2, clock: 'real' });
     expect(fresh).toMatchObject({ clock: 'real' });
+    await twins.store.control.injectFaults(fresh.storeId, { status: 503, count: 1 });
+    await twins.store.control.clearFaults(fresh.storeId);
+    expect((await twins.store.control.listStores()).map((s) => s.storeId)).toContain(fresh.storeId);
+    const reset = await twins.store.control.reset();
+    expect(reset.stores.map((s) => s.storeId)).not.toContain(fresh.storeId);
     await twins.media.control.reset();
   } finally {
     await twins.close();
