@@ -6,7 +6,8 @@
  *   npm run pact:verify [-- store|media]           the harness's own pacts (contracts/pacts), as committed
  *   npm run pact:verify -- --pact <file|dir> …     any consumer's pact files
  *   npm run pact:verify -- --broker [selectors]    the pacts a Pact Broker has for the two providers, then
- *                                                  publishes the results (provider version = harness commit + target)
+ *                                                  publishes the results (provider version = harness commit + target,
+ *                                                  on live + the night: contracts/broker/providerIdentity.ts)
  *
  * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
  */
@@ -29,7 +30,9 @@ import type { PactApi } from '../contracts/verification/apiTargets.ts';
 import { loadTeamStates, TeamStatesError } from '../contracts/verification/teamStates.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
-import { interactionOutcomes, outcomesDir, verificationResult } from '../contracts/broker/verificationResults.ts';
+import { outcomesDir } from '../contracts/broker/verificationResults.ts';
+import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
+import { publishResults } from '../contracts/broker/publishResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
 import { callerDir, pactVerifyConsole, processEnv, runName } from '../src/config/env.ts';
@@ -61,8 +64,9 @@ export const USAGE = `Usage:
                         and media-tracking-api)
   --no-publish          verify the broker's pacts without publishing results
   --provider-branch <b> the branch of the provider version published (default: PACT_BRANCH, else git's)
-  --provider-environment <env>  record the provider version as deployed there (default: production for
-                        HARNESS_TARGET=live, none for the twins and replay); the broker must know <env>
+  --provider-environment <env>  once every result is published, record the provider version as deployed
+                        there (default: production for HARNESS_TARGET=live, none for the twins and replay);
+                        the broker must know <env>. On live the version is <commit>+live.<YYYY-MM-DD>
   -- <playwright args>  after a lone --, passed to Playwright (e.g. --grep "first page")
 
 ${SELECTOR_USAGE}
@@ -211,45 +215,11 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
   return 1;
 }
 
-/** How the results name the target: the twins, their replay, or live (recorded or not). */
-export function targetLabel(target: HarnessConfig['target']): 'twin' | 'replay' | 'live' {
-  return target === 'twin' ? 'twin' : target === 'replay' ? 'replay' : 'live';
-}
+export { nightOf, providerVersion, targetLabel, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
 
-/**
- * The provider version the results are published as: the harness commit (with -dirty when the tree has
- * changes), plus the target, so twin, replay and live results of one commit are three versions.
- */
-export function providerVersion(git: Git, target: 'twin' | 'replay' | 'live'): string {
-  const head = git(['rev-parse', '--short=12', 'HEAD']);
-  const status = head === undefined ? undefined : git(['status', '--porcelain']);
-  if (head === undefined || status === undefined) {
-    throw new PactBrokerConfigError(
-      'Cannot tell the harness commit (git rev-parse HEAD failed): publish verification results from a git checkout of the harness.',
-    );
-  }
-  return `${head}${status === '' ? '' : '-dirty'}+${target}`;
-}
-
-/** What a broker run publishes as: version, branch, tags and environment of the provider stand-in. */
-export interface ProviderIdentity {
-  readonly version: string;
-  readonly branch: string;
-  readonly tags: readonly string[];
-  readonly environment?: string;
-  readonly target: 'twin' | 'replay' | 'live';
-}
-
-export function providerIdentity(args: VerifyArgs, env: NodeJS.ProcessEnv, git: Git, target: HarnessConfig['target']): ProviderIdentity {
-  const label = targetLabel(target);
-  const environment = args.providerEnvironment ?? (label === 'live' ? 'production' : undefined);
-  return {
-    version: providerVersion(git, label),
-    branch: args.providerBranch ?? consumerBranch(env, git),
-    tags: [label],
-    target: label,
-    ...(environment ? { environment } : {}),
-  };
+/** The provider version, branch, tag and environment of this run (contracts/broker/providerIdentity.ts: on live, one version per night). */
+export function providerIdentity(args: VerifyArgs, env: NodeJS.ProcessEnv, git: Git, target: HarnessConfig['target'], now?: Date): ProviderIdentity {
+  return identityOf(args, () => consumerBranch(env, git), git, target, now);
 }
 
 /**
@@ -282,7 +252,9 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     return code;
   }
   const published = fetched.map((f, n) => ({ ...f, pact: titled[n]! }));
-  return (await publishResults(client, published, identity, run, env)) || code;
+  const build = buildUrl(env);
+  const verifier = { version: dependencyVersion('@pact-foundation/pact'), ...(build ? { buildUrl: build } : {}) };
+  return (await publishResults(client, published, identity, run, verifier)) || code;
 }
 
 /** The broker's client, the provider version the results are published as, and the target; an exit code when the setup is wrong (printed). */
@@ -303,7 +275,7 @@ function connectToBroker(
     if (!config) return USAGE_EXIT_CODE;
     return { client, identity: providerIdentity(args, env, git, config.target), config };
   } catch (error) {
-    if (!(error instanceof PactBrokerConfigError)) throw error;
+    if (!(error instanceof PactBrokerConfigError || error instanceof ProviderIdentityError)) throw error;
     console.error(error.message);
     return USAGE_EXIT_CODE;
   }
@@ -334,41 +306,6 @@ async function fetchPacts(client: BrokerClient, args: VerifyArgs, identity: Prov
 
 function providerNamesOf(args: VerifyArgs): readonly string[] {
   return args.providerNames.length > 0 ? args.providerNames : [STORE_PACT.provider, MEDIA_PACT.provider];
-}
-
-/** One result per pact, read off this run's report; the version first gets its branch, tag and deployment. */
-async function publishResults(
-  client: BrokerClient,
-  fetched: readonly { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> }[],
-  identity: ProviderIdentity,
-  run: string,
-  env: NodeJS.ProcessEnv,
-): Promise<number> {
-  const verifierVersion = dependencyVersion('@pact-foundation/pact');
-  const build = buildUrl(env);
-  try {
-    const providers = [...new Set(fetched.map((f) => f.pact.provider))];
-    for (const provider of providers) {
-      await client.describeVersion(provider, identity.version, identity.branch, identity.tags);
-      if (identity.environment) await client.recordDeployment(provider, identity.version, identity.environment, identity.target);
-    }
-    for (const { pact, document } of fetched) {
-      const outcomes = interactionOutcomes(pact.title, run);
-      const result = verificationResult(outcomes, identity.version, { version: verifierVersion, ...(build ? { buildUrl: build } : {}) });
-      await client.publishResult(document, result);
-      if (outcomes.length === 0)
-        console.error(`pact:verify: no outcome of ${pact.title} was written: the run stopped early; its result is published as failed.`);
-      const passed = outcomes.filter((o) => o.status === 'passed').length;
-      console.log(
-        `pact:verify: published ${result.success ? 'success' : 'FAILURE'} for ${pact.title} (${passed}/${outcomes.length} interactions verified) as ${pact.provider} ${identity.version} on branch ${identity.branch}${identity.environment ? `, deployed to ${identity.environment}` : ''}`,
-      );
-    }
-  } catch (error) {
-    if (!(error instanceof BrokerError)) throw error;
-    console.error(`pact:verify: publishing the results failed: ${error.message}`);
-    return 1;
-  }
-  return 0;
 }
 
 /** The states file as an absolute path, once it has loaded and exports team states. */
