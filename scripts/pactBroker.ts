@@ -88,7 +88,8 @@ export function noBrokerMessage(subcommand: Subcommand): string {
     'Set:',
     '  PACT_BROKER_BASE_URL=https://your-broker.example.com',
     '  PACT_BROKER_TOKEN=…   (or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD)',
-    'Without a broker, `npm test` still verifies the pacts locally: it writes them from the consumer tests and verifies them against the twins.',
+    "Without a broker nothing is shared, but pacts are still verified locally: the harness's own by `npm test`, a team's by",
+    '`npx api-contract-harness pact-verify --pact ./pacts` in its own repository (docs/team-ci.md).',
   ].join('\n');
 }
 

@@ -128,12 +128,13 @@ test.describe('the consumer version', () => {
 });
 
 test.describe('the broker and its credentials', () => {
-  test('no PACT_BROKER_BASE_URL: the message says what the command does, what to set, and that npm test still verifies locally', () => {
+  test('no PACT_BROKER_BASE_URL: the message says what the command does, what to set, and where each kind of pact is still verified locally', () => {
     const message = configError(() => brokerCommand('publish', { PACT_BROKER_BASE_URL: '  ' }, cleanCheckout));
     expect(message).toBe(noBrokerMessage('publish'));
     expect(message).toMatch(/PACT_BROKER_BASE_URL is not set/);
     expect(message).toMatch(/PACT_BROKER_TOKEN/);
-    expect(message).toMatch(/npm test.*verifies the pacts locally/);
+    expect(message).toMatch(/the harness's own by `npm test`/);
+    expect(message).toMatch(/a team's by\n`npx api-contract-harness pact-verify --pact \.\/pacts`/);
   });
 
   test('the URL must be http or https, and hold no credentials (which are then not echoed)', () => {
