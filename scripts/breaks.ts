@@ -19,8 +19,8 @@
  * breaks and deviations, kept out of the project, run as [held out];
  * --no-control: skip the pass-through controls; --list: print the jobs and stop.
  * Environment: BREAKS_PARALLEL (jobs at once, default 2), BREAKS_FIRST_PORT
- * (default 4200; each job slot takes two ports from it); their old MUTANTS_* names are still
- * read (src/config/env.ts), and package.json keeps this command's old name as an alias.
+ * (default 4200; each job slot takes two ports from it). A variable set under an old
+ * name (MUTANTS_*) is refused with exit 2, naming the new one (src/config/env.ts).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool } from './lib/runTool.ts';
@@ -39,7 +39,8 @@ import {
   type Outcome,
 } from '../src/testing/providerBreaks/verdicts.ts';
 import { useCompileCache } from '../src/config/compileCache.ts';
-import { breaksFirstPort, breaksHeldOut, breaksParallel } from '../src/config/env.ts';
+import { breaksFirstPort, breaksHeldOut, breaksParallel, renamedVariableProblems } from '../src/config/env.ts';
+import { ConfigError } from '../src/config/ConfigError.ts';
 
 useCompileCache();
 
@@ -212,6 +213,11 @@ function selects(wanted: readonly string[], job: Job): boolean {
 }
 
 async function main(): Promise<number> {
+  const renamed = renamedVariableProblems();
+  if (renamed.length > 0) {
+    console.error(new ConfigError(renamed).message);
+    return 2;
+  }
   const options = parseArgs(process.argv.slice(2));
   const heldOutSets = await loadHeldOutSets(options.heldOut);
   if (typeof heldOutSets === 'number') return heldOutSets;

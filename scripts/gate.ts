@@ -145,8 +145,8 @@ async function main(): Promise<number> {
   const started = Date.now();
 
   const filtered = process.argv.length > 2;
-  const [mockRun, unitRun, live, replay] = await allRuns(filtered);
-  const finished = [mockRun, ...(unitRun ? [unitRun] : []), live.record, replay];
+  const [twinsRun, unitRun, live, replay] = await allRuns(filtered);
+  const finished = [twinsRun, ...(unitRun ? [unitRun] : []), live.record, replay];
   const runs = GATE_RUNS.filter((name) => finished.some((f) => f.name === name));
   const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
   const coverageOk = filtered || concludeTwinCoverage();

@@ -1,5 +1,5 @@
 /**
- * Pact verification on the recorded mock. Each pact interaction's test has a
+ * Pact verification on the recordings (record and replay). Each pact interaction's test has a
  * cassette of its own, recordings/<api>/contracts/<interaction>:
  *
  * - record: the state handlers' calls are captured in-process as they are

@@ -32,11 +32,7 @@ const listOf = (env: Env, name: string, fallback = ''): string[] =>
 export const onCI = (env: Env = processEnv()): boolean => !!trimmed(env, 'CI');
 
 /** HARNESS_TARGET as given (loadConfig validates it): twin, live, record or replay. */
-export const targetName = (env: Env = processEnv()): string => {
-  const name = trimmed(env, 'HARNESS_TARGET') ?? 'twin';
-  // `mock`, the twins' old name, is the same target.
-  return name === 'mock' ? 'twin' : name;
-};
+export const targetName = (env: Env = processEnv()): string => trimmed(env, 'HARNESS_TARGET') ?? 'twin';
 
 /**
  * HARNESS_REPORTS_DIR: where a run writes everything it leaves behind (results, JUnit, Allure results, plans,
@@ -107,14 +103,26 @@ export const pactVerifyConsole = (env: Env = processEnv()): boolean => env.HARNE
 /** HARNESS_CALLER_DIR: the folder the packaged command was run from (paths are shown from there); the working folder unless set. */
 export const callerDir = (env: Env = processEnv()): string => trimmed(env, 'HARNESS_CALLER_DIR') ?? process.cwd();
 
-/** A variable by its name, else by the old name it replaced (kept accepted, as `mock` is for HARNESS_TARGET). */
-const renamed = (env: Env, name: string, oldName: string): string | undefined => trimmed(env, name) ?? trimmed(env, oldName);
+/** BREAKS_PARALLEL: how many jobs `npm run breaks` runs at once (2 unless set). */
+export const breaksParallel = (env: Env = processEnv()): number => Number(trimmed(env, 'BREAKS_PARALLEL') ?? 2);
 
-/** BREAKS_PARALLEL (MUTANTS_PARALLEL, its old name, is accepted): how many jobs `npm run breaks` runs at once (2 unless set). */
-export const breaksParallel = (env: Env = processEnv()): number => Number(renamed(env, 'BREAKS_PARALLEL', 'MUTANTS_PARALLEL') ?? 2);
+/** BREAKS_FIRST_PORT: the first port of the twin processes and proxies `npm run breaks` starts (4200 unless set). */
+export const breaksFirstPort = (env: Env = processEnv()): number => Number(trimmed(env, 'BREAKS_FIRST_PORT') ?? 4200);
 
-/** BREAKS_FIRST_PORT (MUTANTS_FIRST_PORT, its old name, is accepted): the first port of the twin processes and proxies `npm run breaks` starts (4200 unless set). */
-export const breaksFirstPort = (env: Env = processEnv()): number => Number(renamed(env, 'BREAKS_FIRST_PORT', 'MUTANTS_FIRST_PORT') ?? 4200);
+/** BREAKS_HELD_OUT: a file of breaks and deviations kept out of the repository, run beside the project's own. */
+export const breaksHeldOut = (env: Env = processEnv()): string | undefined => trimmed(env, 'BREAKS_HELD_OUT');
 
-/** BREAKS_HELD_OUT (MUTANTS_HELD_OUT, its old name, is accepted): a file of breaks and deviations kept out of the repository, run beside the project's own. */
-export const breaksHeldOut = (env: Env = processEnv()): string | undefined => renamed(env, 'BREAKS_HELD_OUT', 'MUTANTS_HELD_OUT');
+/** Variables that were renamed, by their old name: one name per thing, so the old one is refused, never read. */
+const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
+  MUTANTS_PARALLEL: 'BREAKS_PARALLEL',
+  MUTANTS_FIRST_PORT: 'BREAKS_FIRST_PORT',
+  MUTANTS_HELD_OUT: 'BREAKS_HELD_OUT',
+};
+
+/** A problem for each variable set under its old name, naming the new one: loadConfig and `npm run breaks` refuse them (exit 2). */
+export function renamedVariableProblems(env: Env = processEnv()): string[] {
+  return Object.entries(RENAMED_VARIABLES).flatMap(([oldName, name]) => {
+    const value = trimmed(env, oldName);
+    return value === undefined ? [] : [`${oldName}=${value}: the variable is now called ${name}; set ${name}=${value} and unset ${oldName}`];
+  });
+}

@@ -5,6 +5,7 @@
  * `describeConfig` and of every error message.
  */
 import { ConfigError } from './ConfigError.ts';
+import { renamedVariableProblems, type Env } from './env.ts';
 import { readRecordedTarget, recordingsDir } from './recordedTarget.ts';
 
 export const TARGETS = ['twin', 'live', 'record', 'replay'] as const;
@@ -104,8 +105,6 @@ export interface HarnessConfig {
   readonly liveRequestBudget: number | undefined;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -114,7 +113,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** Reads and validates the environment; collects every problem before failing. */
 export function loadConfig(env: Env = process.env): HarnessConfig {
-  const problems: string[] = [];
+  const problems = renamedVariableProblems(env);
   const target = readTarget(env, problems);
   if (target === 'replay') {
     // The clients are configured as the recording was made; nock answers them (src/recording).
@@ -161,8 +160,10 @@ export function apiOffReason(config: HarnessConfig, api: 'store' | 'media'): str
 
 function readTarget(env: Env, problems: string[]): Target {
   const raw = (env.HARNESS_TARGET ?? '').trim() || 'twin';
-  // `mock` was the twins' old name: still accepted, so existing pipelines keep working.
-  if (raw === 'mock') return 'twin';
+  if (raw === 'mock') {
+    problems.push('HARNESS_TARGET=mock: the target is now called twin; set HARNESS_TARGET=twin');
+    return 'twin';
+  }
   if ((TARGETS as readonly string[]).includes(raw)) return raw as Target;
   problems.push(
     `HARNESS_TARGET is "${raw}", which is not a target. Set HARNESS_TARGET to one of: ${TARGETS.join(', ')} (default twin: the in-repo twins; record: live, writing recordings; replay: the recordings).`,
