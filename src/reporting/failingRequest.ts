@@ -11,7 +11,7 @@
  * id), each the last DELETE of its path (an earlier DELETE of the same path is
  * the test's own).
  */
-import { exchangeTitle } from './httpAttachments.ts';
+import { exchangeTitle, pathOf } from './httpAttachments.ts';
 
 /** What a test's attachments hold: exchanges.json, and the readable ones named `HTTP n: GET /path → 200`. */
 export interface AttachmentLike {
@@ -26,15 +26,6 @@ interface Recorded {
   readonly error?: { readonly code: string; readonly message: string };
   /** Set by a fixture on what it sent after the test's body ended. */
   readonly cleanUp?: boolean;
-}
-
-function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url;
-  }
 }
 
 // eslint-disable-next-line no-control-regex

@@ -15,7 +15,8 @@ export const BODY_LIMIT = 16_000;
 
 type Traffic = Pick<Exchange, 'request' | 'response' | 'error' | 'retry'>;
 
-function pathOf(url: string): string {
+/** A URL's path and query, or the text itself when it is not a URL. */
+export function pathOf(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.pathname}${parsed.search}`;
