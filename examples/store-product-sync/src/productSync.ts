@@ -30,7 +30,8 @@ interface ApiProduct {
 /** The URL of rel="next" in a Link header, resolved against `from`; undefined on the last page. */
 export function nextLink(header: string | null, from: string): string | undefined {
   for (const part of (header ?? '').split(',')) {
-    const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
+    // RFC 8288: whitespace around ';' and '=', rel quoted or not, other parameters before it.
+    const match = /<([^>]+)>\s*;(?:[^,]*;)?\s*rel\s*=\s*"?next"?/i.exec(part);
     if (match) return new URL(match[1]!, from).href;
   }
   return undefined;

@@ -43,8 +43,9 @@ test('the sync reads every page of products, following Link rel="next"', async (
       b
         .headers({
           // The sync follows the URL, whatever its host: a relative one here, the provider's absolute one when verified.
+          // RFC 8288's spellings: whitespace around ',', ';' and '=', rel quoted or not, other parameters beside it.
           Link: regex(
-            '^(.*, )?<(https?://[^/>]+)?/v1/\\d+/products\\?[^>]*page=2[^>]*>; rel="next"(, .*)?$',
+            '^(.*,\\s*)?<(https?://[^/>]+)?/v1/\\d+/products\\?[^>]*page=2(&[^>]*)?>\\s*(;[^;,]*)*;\\s*rel\\s*=\\s*("next"|next)\\s*(;[^,]*)?(,.*)?$',
             `</v1/${STORE_ID}/products?page=2&per_page=30>; rel="next"`,
           ),
         })
