@@ -14,10 +14,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { recordingsDir } from '../src/recording/cassette.ts';
 import { compareRecordings, recordingsProblem } from '../src/recording/drift.ts';
 import { driftSummary, writeDriftReport } from '../src/recording/driftReport.ts';
-import { processEnv } from '../src/config/env.ts';
+import { processEnv, recordingsDir } from '../src/config/env.ts';
 
 function parseArgs(argv: readonly string[]): { fresh?: string; rest: string[] } | string {
   const rest: string[] = [];

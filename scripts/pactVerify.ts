@@ -35,9 +35,8 @@ import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIde
 import { publishResults } from '../contracts/broker/publishResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
-import { callerDir, pactVerifyConsole, processEnv, runName } from '../src/config/env.ts';
+import { callerDir, pactVerifyConsole, processEnv, recordingsDir, runName } from '../src/config/env.ts';
 import { harnessConfig, type HarnessConfig } from '../src/config/harnessConfig.ts';
-import { recordingsDir } from '../src/recording/cassette.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
 import { environmentSecrets } from '../src/recording/session.ts';

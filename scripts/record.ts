@@ -15,11 +15,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { announceTarget } from './lib/announceTarget.ts';
 import { runTool } from './lib/runTool.ts';
-import { recordingsDir } from '../src/recording/cassette.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { environmentSecrets } from '../src/recording/session.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
-import { runName, setProcessVariable } from '../src/config/env.ts';
+import { recordingsDir, runName, setProcessVariable } from '../src/config/env.ts';
 
 setProcessVariable('HARNESS_TARGET', 'record');
 const config = announceTarget('npm run record: recording the store and media suites and the pact verifications');

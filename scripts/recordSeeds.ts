@@ -8,8 +8,7 @@
 import { spawn } from 'node:child_process';
 import { DEFAULT_KITSU_MOCK_PORT, DEFAULT_STORE_MOCK_PORT } from '../src/config/harnessConfig.ts';
 import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
-import { processEnv } from '../src/config/env.ts';
-import { recordingsDir } from '../src/config/recordedTarget.ts';
+import { processEnv, recordingsDir } from '../src/config/env.ts';
 
 export const SEED_USER_AGENT = 'api-contract-harness seed recording (https://example.invalid/api-contract-harness)';
 

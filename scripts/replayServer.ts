@@ -7,11 +7,10 @@
  * src/recording/replayServer.ts for how requests are answered.
  */
 import { ConfigError } from '../src/config/ConfigError.ts';
-import { readPort } from '../src/config/harnessConfig.ts';
-import { recordingsDir, type RecordingApi } from '../src/recording/cassette.ts';
-import { readRecordedTarget, type RecordedTarget } from '../src/recording/recordedTarget.ts';
+import { readPort, readRecordedTarget, type RecordedTarget } from '../src/config/harnessConfig.ts';
+import type { RecordingApi } from '../src/recording/cassette.ts';
 import { CASSETTE_HEADER, cassettesOf, REPLAY_HEADER, startReplayServer, type ReplayServer } from '../src/recording/replayServer.ts';
-import { processEnv } from '../src/config/env.ts';
+import { processEnv, recordingsDir } from '../src/config/env.ts';
 
 const PORTS = {
   store: { variable: 'REPLAY_STORE_PORT', fallback: 4410 },

@@ -17,7 +17,8 @@
  */
 import { existsSync } from 'node:fs';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
-import { cassettePaths, readCassette, recordingsDir, type RecordingApi } from '../../src/recording/cassette.ts';
+import { cassettePaths, readCassette, type RecordingApi } from '../../src/recording/cassette.ts';
+import { recordingsDir } from '../../src/config/env.ts';
 import { startRecordingProxy } from '../../src/recording/recordingProxy.ts';
 import { startReplayServer } from '../../src/recording/replayServer.ts';
 import { lockDownNetwork, startRecording, startReplay, type CassetteId } from '../../src/recording/session.ts';

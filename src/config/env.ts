@@ -44,6 +44,9 @@ export const reportsDir = (env: Env = processEnv()): string => trimmed(env, 'HAR
 /** A path inside reportsDir(). */
 export const reportPath = (...parts: string[]): string => [reportsDir(), ...parts].join('/');
 
+/** RECORDINGS_DIR: where record runs write their cassettes and replays read them; `recordings` (the shipped ones) unless set. */
+export const recordingsDir = (env: Env = processEnv()): string => trimmed(env, 'RECORDINGS_DIR') ?? 'recordings';
+
 /** HARNESS_RUN_NAME: which of npm test's runs this is (its reports and pacts are kept apart); the target when unset. */
 export const runName = (env: Env = processEnv()): string | undefined => trimmed(env, 'HARNESS_RUN_NAME');
 

@@ -4,9 +4,10 @@
  * message that names the variable and the fix. Secrets are kept out of
  * `describeConfig` and of every error message.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError } from './ConfigError.ts';
-import { renamedVariableProblems, type Env } from './env.ts';
-import { readRecordedTarget, recordingsDir } from './recordedTarget.ts';
+import { recordingsDir, renamedVariableProblems, type Env } from './env.ts';
 
 export const TARGETS = ['twin', 'live', 'record', 'replay'] as const;
 export type Target = (typeof TARGETS)[number];
@@ -142,6 +143,38 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
   const liveRequestBudget = readLiveRequestBudget(env, problems);
   if (problems.length > 0 || !store || !media) throw new ConfigError(problems);
   return { target, store, media, liveRequestBudget };
+}
+
+/** What a record run was made against, tokens replaced by their stand-ins; an API the run left out is `off`. */
+export interface RecordedTarget {
+  readonly store: LiveStoreConfig | OffApiConfig;
+  readonly media: LiveMediaConfig | OffApiConfig;
+}
+
+/** recordings/target.json: src/recording writes it, and a replay is configured from it as the recording was. */
+export function recordedTargetPath(root: string): string {
+  return join(root, 'target.json');
+}
+
+/** The target a replay runs as; a problem (no recordings yet) is pushed with its fix. */
+export function readRecordedTarget(root: string, problems: string[]): RecordedTarget | undefined {
+  const path = recordedTargetPath(root);
+  if (!existsSync(path)) {
+    problems.push(
+      `HARNESS_TARGET=replay needs recordings, and ${path} is missing. Record first: npm run record (or set RECORDINGS_DIR to a directory of recordings).`,
+    );
+    return undefined;
+  }
+  try {
+    const target = JSON.parse(readFileSync(path, 'utf8')) as RecordedTarget;
+    const known = (mode: unknown) => mode === 'live' || mode === 'off';
+    if (!known(target.store?.mode) || !known(target.media?.mode)) throw new Error('store and media must each be a live configuration, or off');
+    if (target.store.mode === 'off' && target.media.mode === 'off') throw new Error('neither API was recorded');
+    return target;
+  } catch (error) {
+    problems.push(`${path} is not a recorded target (${(error as Error).message}). Record again: npm run record.`);
+    return undefined;
+  }
 }
 
 function offApi(api: 'store' | 'media', variables: readonly string[]): OffApiConfig {

@@ -15,8 +15,6 @@ export const CASSETTE_FORMAT = 'harness-cassette/1';
 export const RECORDING_APIS = ['store', 'media'] as const;
 export type RecordingApi = (typeof RECORDING_APIS)[number];
 
-export { recordingsDir } from '../config/recordedTarget.ts';
-
 /** One request and its answer, as a nock definition. */
 export interface Interaction {
   /** Origin, e.g. https://api.tiendanube.com */

@@ -1,16 +1,13 @@
 /**
  * Writes what a recording was made against, minus its secrets: recordings/target.json.
- * A replay configures its clients from it (src/config/recordedTarget.ts reads it):
+ * A replay configures its clients from it (readRecordedTarget in src/config/harnessConfig.ts):
  * base URLs, store id, User-Agent, whether writes and a media token were there,
  * with the tokens' stand-ins in place of the tokens, so replayed requests are the
  * ones recorded.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { MediaConfig, StoreConfig } from '../config/harnessConfig.ts';
-import { recordedTargetPath, type RecordedTarget } from '../config/recordedTarget.ts';
+import { recordedTargetPath, type MediaConfig, type RecordedTarget, type StoreConfig } from '../config/harnessConfig.ts';
 import { standIn } from './redactRecording.ts';
-
-export { readRecordedTarget, recordedTargetPath, type RecordedTarget } from '../config/recordedTarget.ts';
 
 /** Writes the target of a record run, each token replaced by its stand-in; an API the run left out is written as off. */
 export function writeRecordedTarget(root: string, store: StoreConfig, media: MediaConfig): void {

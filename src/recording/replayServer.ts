@@ -18,7 +18,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { existsSync } from 'node:fs';
-import { listCassettes, readCassette, recordingsDir, type Interaction, type RecordingApi } from './cassette.ts';
+import { listCassettes, readCassette, type Interaction, type RecordingApi } from './cassette.ts';
+import { recordingsDir } from '../config/env.ts';
 import { parseBody, ReplayBook, ReplayMiss, servedAnswer } from './replayBook.ts';
 import { rulesOf } from './session.ts';
 

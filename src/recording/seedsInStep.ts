@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { listCassettes } from './cassette.ts';
-import { readRecordedTarget } from './recordedTarget.ts';
+import { readRecordedTarget } from '../config/harnessConfig.ts';
 
 export interface InStepReport {
   readonly compared: number;

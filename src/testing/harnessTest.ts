@@ -11,8 +11,7 @@ import { getGlobalTestRuntimeWithAutoconfig, type TestRuntime } from 'allure-js-
 import { allureMetaFor } from '../reporting/allureMeta.ts';
 import { ruleIdsOf } from './ruleTest.ts';
 import { contextOptionFixtures } from './contextOptionDefaults.ts';
-import { targetName } from '../config/env.ts';
-import { recordingsDir } from '../config/recordedTarget.ts';
+import { recordingsDir, targetName } from '../config/env.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -13,7 +13,7 @@ import { mediaResponseSchema } from '../../schemas/mediaResponseSchema.ts';
 import { schemaBreachOf, type RouteSchemas } from '../../schemas/schemaBreaches.ts';
 import { storeResponseSchema } from '../../schemas/storeResponseSchema.ts';
 import { listCassettes, readCassette, RECORDING_APIS, requestLine, type Interaction, type RecordingApi } from '../cassette.ts';
-import { readRecordedTarget } from '../recordedTarget.ts';
+import { readRecordedTarget } from '../../config/harnessConfig.ts';
 import type { DriftFinding, RecordingBreach } from './findings.ts';
 import { apiOf } from './load.ts';
 
