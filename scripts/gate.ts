@@ -13,7 +13,7 @@
  * verdicts join the twins' rule coverage, held to what the twins' run asserts (no observation, known
  * defect, unverified rule or skip), and then every rule of both APIs must have a test.
  * The round trip closes after the recording: the fresh recording, normalised, must equal the
- * shipped one cassette for cassette (src/recording/seedsInStep.ts). Equal cassettes answer a
+ * shipped one cassette for cassette (src/recording/recordingsInStep.ts). Equal cassettes answer a
  * replay alike, so the replay need not wait for the recording: all runs start at once, and the
  * unit tests' and the replay's CPU fill the time the recording spends waiting on the store's rate
  * limit and the time the twins' run spends in its chain of one-worker projects.
@@ -29,7 +29,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { summaryLine, tallyReport, type Tally } from './summarize.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
-import { recordingsInStep } from '../src/recording/seedsInStep.ts';
+import { recordingsInStep } from '../src/recording/recordingsInStep.ts';
 import { loadConfig } from '../src/config/harnessConfig.ts';
 import { ENVIRONMENT_SNAPSHOTS, writeJoinedEnvironment } from '../src/reporting/environmentInfo.ts';
 import { useCompileCache } from '../src/config/compileCache.ts';
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
   const [twinsRun, unitRun, live, replay] = await allRuns(filtered);
   const finished = [twinsRun, ...(unitRun ? [unitRun] : []), live.record, replay];
   const runs = GATE_RUNS.filter((name) => finished.some((f) => f.name === name));
-  const seedsInStep = live.record.code === 0 ? checkShippedRecordings() : true;
+  const recordingsInStepOk = live.record.code === 0 ? checkShippedRecordings() : true;
   const coverageOk = filtered || concludeTwinCoverage();
   for (const failed of finished.filter((f) => f.code !== 0 && f.name !== 'gate-twins')) {
     console.log(`\n--- the end of ${logOf(failed.name)} ---\n${tail(logOf(failed.name), 60)}`);
@@ -160,11 +160,11 @@ async function main(): Promise<number> {
   const total = tallyRuns(runs, finished);
   const pactsOk = !onCI() || stalePacts.length === 0;
   if (!pactsOk) total.failed += 1;
-  if (!seedsInStep) total.failed += 1;
+  if (!recordingsInStepOk) total.failed += 1;
   if (!coverageOk) total.failed += 1;
   console.log(`gate finished in ${((Date.now() - started) / 1000).toFixed(1)} s; npm run report builds the Allure report of all ${runs.length} runs`);
   console.log(summaryLine(total));
-  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && seedsInStep && coverageOk ? 0 : 1;
+  return finished.every((f) => f.code === 0) && total.failed === 0 && leaks.length === 0 && pactsOk && recordingsInStepOk && coverageOk ? 0 : 1;
 }
 
 /**

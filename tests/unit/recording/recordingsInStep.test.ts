@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import { recordingsInStep } from '../../../src/recording/seedsInStep.ts';
+import { recordingsInStep } from '../../../src/recording/recordingsInStep.ts';
 
 // A few of the shipped cassettes (normalised), with the shipped target.json.
 const CASSETTES = [
