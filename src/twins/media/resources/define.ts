@@ -5,6 +5,7 @@
  * the Media base shared by anime and manga.
  */
 import { MEDIA_CONTRACT } from '../../../rules/mediaContract.ts';
+import { foldText } from '../../../text/foldText.ts';
 import type { ValidationIssue } from '../jsonapi/errors.ts';
 import type { MediaState } from '../mediaState.ts';
 import { storedOne, type MediaRecord, type Ref, type StoredLink, type Viewer } from '../model.ts';
@@ -216,11 +217,6 @@ function isRangeToken(token: string): boolean {
   return match !== null && (match[1] !== undefined || match[3] !== undefined);
 }
 
-/** Lower case, accents dropped: how text filters compare. */
-export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
 export const filter = {
   /** Equality on an attribute; `values` restricts the accepted tokens (enum). */
   attribute: (name: string, values?: readonly string[]): FilterSpec => ({
@@ -263,12 +259,12 @@ export const filter = {
   text: (texts: (record: MediaRecord) => readonly unknown[]): FilterSpec => ({
     values: 'other',
     match: (record, tokens) => {
-      const haystack = fold(
+      const haystack = foldText(
         texts(record)
           .filter((text): text is string => typeof text === 'string')
           .join('\n'),
       );
-      const needle = fold(tokens.filter((token): token is string => token !== null).join(' ')).trim();
+      const needle = foldText(tokens.filter((token): token is string => token !== null).join(' ')).trim();
       return needle.split(/\s+/).every((word) => haystack.includes(word));
     },
   }),

@@ -5,12 +5,12 @@
 import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS } from '../../../rules/mediaRoutes.ts';
 import type { MediaRecord } from '../model.ts';
 import { storedMany } from '../model.ts';
+import { foldText } from '../../../text/foldText.ts';
 import {
   SLUGGABLE,
   attr,
   defineResource,
   filter,
-  fold,
   isAdult,
   policies,
   rel,
@@ -117,9 +117,9 @@ const categoriesFilter: FilterSpec = {
   match: (record, tokens, { state }) => {
     const slugs = storedMany(record, 'categories').flatMap((ref) => {
       const category = state.get(ref.type, ref.id);
-      return category ? [fold(String(category.attributes['slug'])), fold(String(category.attributes['title']))] : [];
+      return category ? [foldText(String(category.attributes['slug'])), foldText(String(category.attributes['title']))] : [];
     });
-    return tokens.every((token) => token !== null && slugs.includes(fold(token)));
+    return tokens.every((token) => token !== null && slugs.includes(foldText(token)));
   },
 };
 
@@ -136,9 +136,9 @@ const streamersFilter: FilterSpec = {
       .flatMap((link) => {
         const streamer = link.links['streamer'];
         const found = streamer && !Array.isArray(streamer) ? state.get(streamer.type, streamer.id) : undefined;
-        return found ? [fold(String(found.attributes['siteName']))] : [];
+        return found ? [foldText(String(found.attributes['siteName']))] : [];
       });
-    return tokens.some((token) => token !== null && names.includes(fold(token)));
+    return tokens.some((token) => token !== null && names.includes(foldText(token)));
   },
 };
 

@@ -1,4 +1,5 @@
 import { FieldErrors } from '../errors.ts';
+import { foldText } from '../../../text/foldText.ts';
 import { applyHandleWrite, applyLocalizedWrite, isBlankWrite, renderLocalized, type LocalizedText, type LocalizedWrite } from '../localized.ts';
 import type { StoreState } from '../storeState.ts';
 import { formatTimestamp } from '../timestamps.ts';
@@ -34,17 +35,9 @@ export interface Product {
   searchText: string;
 }
 
-/** Lower case without accents, so `q=lampara` finds "Lámpara". */
-export function normalizeForSearch(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
 export function indexForSearch(product: Product): void {
   const parts = [...Object.values(product.name), product.tags, ...product.variants.map((variant) => variant.sku ?? '')];
-  product.searchText = normalizeForSearch(parts.join('\n'));
+  product.searchText = foldText(parts.join('\n'));
 }
 
 /** The storefront URL of the product's main-language handle. */

@@ -5,8 +5,9 @@ import { parseNumericId } from '../../serving/requestTarget.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
 import { createProductImage, renderImage } from '../resources/images.ts';
-import { createProduct, deleteProduct, findProductBySku, normalizeForSearch, renderProduct, updateProduct, type Product } from '../resources/products.ts';
+import { createProduct, deleteProduct, findProductBySku, renderProduct, updateProduct, type Product } from '../resources/products.ts';
 import { renderVariant } from '../resources/variants.ts';
+import { foldText } from '../../../text/foldText.ts';
 
 function productOr404(context: ApiContext, rawId: string | undefined): Product {
   const id = parseNumericId(rawId);
@@ -24,7 +25,7 @@ function listProducts(context: ApiContext): TwinResponse {
   const published = readBooleanFilter(query, 'published');
   const handle = readTextFilter(query, 'handle');
   const text = readTextFilter(query, 'q');
-  const needle = text === undefined ? undefined : normalizeForSearch(text);
+  const needle = text === undefined ? undefined : foldText(text);
   return collectionResponse(context, store.products.values(), {
     accept: (product) =>
       (sinceId === undefined || product.id > sinceId) &&
