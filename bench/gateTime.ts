@@ -25,12 +25,11 @@ const LEDGER = 'reports/bench/processes';
  * change and these do not, so a new run or project brings the budget up for review with it.
  */
 export const GATE_BUDGET = {
-  // Both measured on this 2-core VM, whose CPU for one commit moved from 90 to 285 s between days and by 15 % between
-  // runs (docs/speed.md has the back-to-back pairs). Issue 22's goal, half of 0e20763's CPU, is not met: the four runs'
-  // own runners and workers alone take more. Held here so a regression shows.
+  // The gate's CPU on this 2-core VM, loose because one commit's CPU moves between runs and days (docs/speed.md,
+  // "The gate's budget"): held here so a regression shows.
   cpuSeconds: 125,
   // The Node processes the gate starts: their count, unlike CPU, is the same from run to run (on a branch: a detached
-  // checkout skips the broker's end-to-end tests). 92 at 9645eba; 83 at 7fce574.
+  // checkout skips the broker's end-to-end tests).
   nodeProcesses: 83,
   projects: {
     'gate-unit': ['unit'],

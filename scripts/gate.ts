@@ -117,9 +117,8 @@ async function recordRun(): Promise<{ record: Finished; mediaToken: string | und
 
 /**
  * The twins' run and the replay on one worker each: four runs already share two cores, and a second
- * worker per project is one more Node and Playwright start (about 0.4 s of CPU) for no earlier end.
- * Measured back to back, alternating (/usr/bin/time of CI=true node scripts/gate.ts): 97.2 and 97.8 s of CPU
- * against 102.2 and 102.1 s with two workers, and 53.3 and 53.7 s of wall time against 56.2 and 56.1 s.
+ * worker per project is one more Node and Playwright start (about 0.4 s of CPU) for no earlier end
+ * (docs/speed.md, "The gate's budget", has the measurement).
  */
 const ONE_WORKER = '--workers=1';
 
