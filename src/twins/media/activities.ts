@@ -4,8 +4,7 @@
  * API adds one, as the real service's stream does.
  */
 import { randomUUID } from 'node:crypto';
-import type { SeedTarget } from './mediaState.ts';
-import { refOf, storedOne, type MediaRecord, type Ref } from './model.ts';
+import { refOf, storedOne, type MediaRecord, type Ref, type SeedTarget } from './model.ts';
 
 export interface ActivityInput {
   readonly verb: string;

@@ -1,17 +1,11 @@
 import { VirtualClock, systemClock, type Clock } from '../../clock/Clock.ts';
-import { type MediaRecord, type StoredLink } from './model.ts';
+import { type MediaRecord, type SeedTarget, type StoredLink } from './model.ts';
 import { seedMediaData, SEED_CLOCK_START_MS } from './seed.ts';
 import { TokenStore } from './tokens.ts';
 import { RenderCache } from '../serving/renderCache.ts';
 import type { MediaTwinBreak } from './twinBreaks.ts';
 
 export type ClockMode = 'real' | 'virtual';
-
-/** Where the seed writes its records. */
-export interface SeedTarget {
-  get(type: string, id: string): MediaRecord | undefined;
-  put(type: string, id: string, attributes: Record<string, unknown>, links?: Record<string, StoredLink>, secrets?: Record<string, string>): MediaRecord;
-}
 
 /** Read and seen marks of one user on one activity group. */
 export interface FeedMark {

@@ -22,6 +22,12 @@ export interface MediaRecord {
   secrets: Record<string, string>;
 }
 
+/** Where the seed writes its records (MediaState, which runs the seed). */
+export interface SeedTarget {
+  get(type: string, id: string): MediaRecord | undefined;
+  put(type: string, id: string, attributes: Record<string, unknown>, links?: Record<string, StoredLink>, secrets?: Record<string, string>): MediaRecord;
+}
+
 /** Who is asking: anonymous, or a signed-in user. */
 export interface Viewer {
   readonly user: MediaRecord | undefined;

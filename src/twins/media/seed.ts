@@ -5,8 +5,7 @@
  * everything else may change freely.
  */
 import { addActivity } from './activities.ts';
-import type { SeedTarget } from './mediaState.ts';
-import { storedOne, type Ref } from './model.ts';
+import { storedOne, type Ref, type SeedTarget } from './model.ts';
 import { at, ref, seedCatalogue } from './seedCatalogue.ts';
 import { MEDIA_SEED } from './seedFacts.ts';
 

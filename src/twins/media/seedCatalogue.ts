@@ -4,8 +4,7 @@
  * media relationships, characters, people, producers, quotes and videos.
  * Deterministic: the same records, ids and dates on every start and reset.
  */
-import type { SeedTarget } from './mediaState.ts';
-import type { Ref } from './model.ts';
+import type { Ref, SeedTarget } from './model.ts';
 import { MEDIA_SEED } from './seedFacts.ts';
 
 export const ref = (type: string, id: number | string): Ref => ({ type, id: String(id) });
