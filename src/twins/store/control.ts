@@ -10,7 +10,7 @@ import { FAULT_STATUSES, type FaultStatus, type StoreState } from './storeState.
 import { LATEST_TIMESTAMP_MS } from './timestamps.ts';
 import type { CreatedStoreOptions, TwinState } from './twinState.ts';
 import { dropRenderedAroundWrites } from '../serving/renderCache.ts';
-import { ControlError } from './controlError.ts';
+import { ControlError, type ControlContext } from './controlRequest.ts';
 import { installControlRoutes } from './install/installControl.ts';
 
 /** Path prefix of the control API: outside /v1, so no Store API path can reach it. */
@@ -20,13 +20,6 @@ const MAX_PRODUCTS = 20_000;
 const MAX_FAULT_COUNT = 1_000;
 const MAX_LANGUAGES = 10;
 const LANGUAGE_CODE = /^[a-z]{2}$/;
-
-export interface ControlContext {
-  readonly twin: TwinState;
-  readonly body: Readonly<Record<string, unknown>>;
-  /** `http://{host}`, for the baseUrl of stores. */
-  readonly origin: string;
-}
 
 export interface ControlDeps {
   readonly twin: TwinState;

@@ -1,5 +1,6 @@
-import { addCategory, type Category } from './resources/categories.ts';
-import { indexForSearch, type Product } from './resources/products.ts';
+import { addCategory } from './resources/categories.ts';
+import { indexForSearch } from './resources/products.ts';
+import type { Category, Product } from './records.ts';
 import { addImage } from './resources/images.ts';
 import { buildVariant } from './resources/variants.ts';
 import { slugifyLocalized, type LocalizedText } from './localized.ts';

@@ -3,8 +3,7 @@
  * would in the partner panel, approve an install without a browser, and
  * uninstall.
  */
-import { ControlError } from '../controlError.ts';
-import type { ControlContext } from '../control.ts';
+import { ControlError, type ControlContext } from '../controlRequest.ts';
 import { jsonResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
 import type { StoreState } from '../storeState.ts';

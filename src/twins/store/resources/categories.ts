@@ -1,22 +1,12 @@
 import { FieldErrors, StoreApiError } from '../errors.ts';
-import { applyHandleWrite, applyLocalizedWrite, isBlankWrite, renderLocalized, type LocalizedText, type LocalizedWrite } from '../localized.ts';
+import { applyHandleWrite, applyLocalizedWrite, isBlankWrite, renderLocalized, type LocalizedWrite } from '../localized.ts';
 import type { StoreState } from '../storeState.ts';
+import type { Category } from '../records.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { describeValue, hasField, readLocalizedField, readNullableString } from './inputFields.ts';
 
 /** The real service's category limit, from its 422 "limit" error (field notes). */
 export const MAX_CATEGORIES = 5000;
-
-export interface Category {
-  readonly id: number;
-  name: LocalizedText;
-  description: LocalizedText;
-  handle: LocalizedText;
-  parentId: number | null;
-  googleShoppingCategory: string | null;
-  readonly createdAt: number;
-  updatedAt: number;
-}
 
 /**
  * The category as answered (store.categories.get-category): parent is the

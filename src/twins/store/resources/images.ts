@@ -2,19 +2,9 @@ import { FieldErrors } from '../errors.ts';
 import { isJsonObject } from '../../serving/requestBody.ts';
 import type { StoreState } from '../storeState.ts';
 import { formatTimestamp } from '../timestamps.ts';
-import type { Product } from './products.ts';
+import type { Product, ProductImage } from '../records.ts';
 import { hasField } from './inputFields.ts';
 import { storeDomain } from './storeInfo.ts';
-
-export interface ProductImage {
-  readonly id: number;
-  readonly productId: number;
-  src: string;
-  position: number;
-  alt: string[];
-  readonly createdAt: number;
-  updatedAt: number;
-}
 
 export interface ImageDraft {
   readonly src: string;

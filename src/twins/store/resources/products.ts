@@ -1,39 +1,15 @@
 import { FieldErrors } from '../errors.ts';
 import { foldText } from '../../../text/foldText.ts';
-import { applyHandleWrite, applyLocalizedWrite, isBlankWrite, renderLocalized, type LocalizedText, type LocalizedWrite } from '../localized.ts';
+import { applyHandleWrite, applyLocalizedWrite, isBlankWrite, renderLocalized, type LocalizedWrite } from '../localized.ts';
 import type { StoreState } from '../storeState.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { renderCategory } from './categories.ts';
-import { addImage, readImageDraft, renderImage, type ProductImage } from './images.ts';
+import { addImage, readImageDraft, renderImage } from './images.ts';
 import { prereadProductName, storedLocalizedWrite } from '../twinBreaks.ts';
 import { describeValue, hasField, readBoolean, readLocalizedField, readLocalizedList, readNullableString, readString } from './inputFields.ts';
 import { storeDomain } from './storeInfo.ts';
-import { buildVariant, readVariantDraft, renderVariant, type Variant, type VariantDraft } from './variants.ts';
-
-/** A product, fields as in the field notes' real shape. */
-export interface Product {
-  readonly id: number;
-  name: LocalizedText;
-  description: LocalizedText;
-  handle: LocalizedText;
-  attributes: LocalizedText[];
-  published: boolean;
-  freeShipping: boolean;
-  requiresShipping: boolean;
-  videoUrl: string | null;
-  seoTitle: string;
-  seoDescription: string;
-  brand: string | null;
-  /** Comma-separated, as the real service answers it. */
-  tags: string;
-  readonly createdAt: number;
-  updatedAt: number;
-  variants: Variant[];
-  images: ProductImage[];
-  categoryIds: number[];
-  /** Lower-case, accent-free names, tags and SKUs: what `q` searches, kept current on every write. */
-  searchText: string;
-}
+import { buildVariant, readVariantDraft, renderVariant, type VariantDraft } from './variants.ts';
+import type { Product } from '../records.ts';
 
 export function indexForSearch(product: Product): void {
   const parts = [...Object.values(product.name), product.tags, ...product.variants.map((variant) => variant.sku ?? '')];

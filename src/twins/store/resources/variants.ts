@@ -2,34 +2,9 @@ import type { FieldErrors } from '../errors.ts';
 import { applyLocalizedWrite, renderLocalized, type LocalizedText } from '../localized.ts';
 import { isJsonObject } from '../../serving/requestBody.ts';
 import type { StoreState } from '../storeState.ts';
+import type { Variant } from '../records.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { hasField, readLocalizedList } from './inputFields.ts';
-
-/** A product variant, field names as in the field notes. */
-export interface Variant {
-  readonly id: number;
-  readonly productId: number;
-  imageId: number | null;
-  position: number;
-  /** Decimal strings ("10.00"); a null price means "ask for the price". */
-  price: string | null;
-  promotionalPrice: string | null;
-  stockManagement: boolean;
-  stock: number | null;
-  weight: string | null;
-  width: string | null;
-  height: string | null;
-  depth: string | null;
-  sku: string | null;
-  values: LocalizedText[];
-  barcode: string | null;
-  mpn: string | null;
-  ageGroup: string | null;
-  gender: string | null;
-  cost: string | null;
-  readonly createdAt: number;
-  updatedAt: number;
-}
 
 /** What a client may set on a variant; absent fields take the defaults of the default variant. */
 export type VariantDraft = Partial<Omit<Variant, 'id' | 'productId' | 'imageId' | 'position' | 'values' | 'createdAt' | 'updatedAt'>> & {

@@ -1,6 +1,5 @@
 import { STORE_CONTRACT } from '../../../rules/storeContract.ts';
 import { FieldErrors } from '../errors.ts';
-import type { StoreState } from '../storeState.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { hasField } from './inputFields.ts';
 
@@ -35,6 +34,13 @@ export interface Webhook {
   url: string;
   readonly createdAt: number;
   updatedAt: number;
+}
+
+/** What a webhook's writes need of its store: StoreState, which holds the webhooks (so this file does not import it). */
+export interface WebhookStore {
+  readonly webhooks: Map<number, Webhook>;
+  nextId(): number;
+  timestamp(): number;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -83,7 +89,7 @@ function readWebhookChanges(input: Readonly<Record<string, unknown>>, creating: 
 }
 
 /** store.webhooks.registration: POST /webhooks answers 201 {id,event,url,created_at,updated_at}. */
-export function createWebhook(store: StoreState, input: Readonly<Record<string, unknown>>): Webhook {
+export function createWebhook(store: WebhookStore, input: Readonly<Record<string, unknown>>): Webhook {
   const changes = readWebhookChanges(input, true);
   if (changes.event === undefined || changes.url === undefined) throw new Error('readWebhookChanges let a webhook without event or url through');
   const now = store.timestamp();
@@ -92,7 +98,7 @@ export function createWebhook(store: StoreState, input: Readonly<Record<string, 
   return webhook;
 }
 
-export function updateWebhook(store: StoreState, webhook: Webhook, input: Readonly<Record<string, unknown>>): void {
+export function updateWebhook(store: WebhookStore, webhook: Webhook, input: Readonly<Record<string, unknown>>): void {
   const changes = readWebhookChanges(input, false);
   const changed = (changes.event !== undefined && changes.event !== webhook.event) || (changes.url !== undefined && changes.url !== webhook.url);
   if (!changed) return;

@@ -4,7 +4,8 @@ import { inTimeWindow, readFields, readIdFilter, readTextFilter, readTimeWindow 
 import { parseNumericId } from '../../serving/requestTarget.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
-import { createCategory, deleteCategory, renderCategory, updateCategory, type Category } from '../resources/categories.ts';
+import { createCategory, deleteCategory, renderCategory, updateCategory } from '../resources/categories.ts';
+import type { Category } from '../records.ts';
 
 /** A non-numeric or unknown id: 404 (store.errors.missing-resource-404). */
 function categoryOr404(context: ApiContext, rawId: string | undefined): Category {

@@ -5,7 +5,8 @@ import { parseNumericId } from '../../serving/requestTarget.ts';
 import { jsonResponse, type TwinResponse } from '../responses.ts';
 import type { RouteDefinition } from '../router.ts';
 import { createProductImage, renderImage } from '../resources/images.ts';
-import { createProduct, deleteProduct, findProductBySku, renderProduct, updateProduct, type Product } from '../resources/products.ts';
+import { createProduct, deleteProduct, findProductBySku, renderProduct, updateProduct } from '../resources/products.ts';
+import type { Product } from '../records.ts';
 import { renderVariant } from '../resources/variants.ts';
 import { foldText } from '../../../text/foldText.ts';
 

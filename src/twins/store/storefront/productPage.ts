@@ -1,5 +1,4 @@
-import type { Product } from '../resources/products.ts';
-import type { Variant } from '../resources/variants.ts';
+import type { Product, Variant } from '../records.ts';
 import type { StoreState } from '../storeState.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
 import { lsScript } from './lsScript.ts';

@@ -1,4 +1,5 @@
-import { renderVariant, type Variant } from '../resources/variants.ts';
+import { renderVariant } from '../resources/variants.ts';
+import type { Variant } from '../records.ts';
 import type { StoreState } from '../storeState.ts';
 
 /**
