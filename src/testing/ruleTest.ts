@@ -3,8 +3,10 @@
  * rule and the target, whether it is asserted, skipped with the reason, or
  * (a field-notes rule on live) recorded as an observation instead of a failure.
  */
-import type { TestInfo } from '@playwright/test';
-import { test } from './harnessTest.ts';
+// Playwright's own test, for test.skip in a running test (alike for every test type): the harness's test would close
+// an import circle, since harnessTest.ts labels each test from the rule annotations this file writes and reads.
+// eslint-disable-next-line no-restricted-imports -- test.skip only; no test is declared here
+import { test as playwrightTest, type TestInfo } from '@playwright/test';
 import { failsOnEveryTarget, ruleKind, type Rule, type RuleCatalogue } from '../rules/Rule.ts';
 import type { RuleId } from '../rules/catalogues.ts';
 import type { Target } from '../config/harnessConfig.ts';
@@ -60,7 +62,7 @@ export function unmetPreconditionText(what: string): string {
 export function precondition(rule: Rule, target: Target, met: boolean, what: string): void {
   if (met) return;
   if (target === 'twin') throw new Error(says(rule, `the twin does not meet the precondition: ${what}`));
-  test.skip(true, unmetPrecondition(rule, what));
+  playwrightTest.skip(true, unmetPrecondition(rule, what));
 }
 
 /**
