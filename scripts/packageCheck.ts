@@ -61,12 +61,15 @@ function expectExit(result: { code: number; output: string }, code: number, what
   if (result.code !== code) throw new Error(`${what} exited ${result.code}, not ${code}:\n${result.output.split('\n').slice(-40).join('\n')}`);
 }
 
-/** Bytes under a folder, as `du -sb` counts them: links are not followed (node_modules/.bin holds links to binaries). */
-function sizeOf(path: string): number {
-  const stat = lstatSync(path, { throwIfNoEntry: false });
+/** Bytes under a folder, as `du -sb` counts them: links are not followed (node_modules/.bin), a file with two names counts once. */
+function sizeOf(path: string, seen = new Set<string>()): number {
+  const stat = lstatSync(path, { throwIfNoEntry: false, bigint: false });
   if (!stat) return 0;
+  const inode = `${stat.dev}:${stat.ino}`;
+  if (seen.has(inode)) return 0;
+  seen.add(inode);
   if (!stat.isDirectory()) return stat.size;
-  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name), seen), 0);
 }
 
 const mb = (bytes: number): string => `${Math.round(bytes / 1e6)} MB`;
@@ -118,7 +121,7 @@ function withWrongField(pactFile: string, out: string): void {
 function main(): number {
   const scratch = mkdtempSync(join(tmpdir(), 'harness-package-check-'));
   let tarball = '';
-  if (!step('npm pack (compiled into dist/ by prepack)', () => ((tarball = packHarness(scratch)), `${(statSync(tarball).size / 1e3).toFixed(0)} kB packed`)))
+  if (!step('npm pack (compiled into dist/ by prepare)', () => ((tarball = packHarness(scratch)), `${(statSync(tarball).size / 1e3).toFixed(0)} kB packed`)))
     return finish(scratch);
   for (const example of EXAMPLES) {
     const dir = scratchCopy(example.name, tarball, scratch);
