@@ -25,14 +25,14 @@ if (!Number.isInteger(cases) || cases < 1) {
 
 const twin = await startStoreTwin();
 const media = await openMediaArena();
-const arena: StoreArena = twinArena(twin.url);
+const twinStores: StoreArena = twinArena(twin.url);
 const noEnv = { numRuns: undefined, seed: 42, path: undefined };
 const started = performance.now();
 
 let virtualMs = 0;
 const countingOpen = async () => {
-  const world = await openTwinBucketWorld(arena);
-  return { ...world, close: () => ((virtualMs += world.now()), world.close()) };
+  const buckets = await openTwinBucketWorld(twinStores);
+  return { ...buckets, close: () => ((virtualMs += buckets.now()), buckets.close()) };
 };
 
 const properties: [string, () => fc.IAsyncProperty<never>][] = [
@@ -40,11 +40,11 @@ const properties: [string, () => fc.IAsyncProperty<never>][] = [
     'bucket model',
     () => bucketModelProperty({ open: countingOpen, switches: true, maxWaitMs: 30_000, maxCommands: 15, toleranceMs: 0 }) as fc.IAsyncProperty<never>,
   ],
-  ['pacer', () => pacerProperty(arena) as fc.IAsyncProperty<never>],
-  ['store walk', () => walkProperty(arena) as fc.IAsyncProperty<never>],
-  ['store range', () => outOfRangeProperty(arena) as fc.IAsyncProperty<never>],
-  ['store writes', () => concurrentWritesProperty(arena) as fc.IAsyncProperty<never>],
-  ['localized', () => localizedNameProperty(arena) as fc.IAsyncProperty<never>],
+  ['pacer', () => pacerProperty(twinStores) as fc.IAsyncProperty<never>],
+  ['store walk', () => walkProperty(twinStores) as fc.IAsyncProperty<never>],
+  ['store range', () => outOfRangeProperty(twinStores) as fc.IAsyncProperty<never>],
+  ['store writes', () => concurrentWritesProperty(twinStores) as fc.IAsyncProperty<never>],
+  ['localized', () => localizedNameProperty(twinStores) as fc.IAsyncProperty<never>],
   ['media paging', () => mediaPagination({ arena: media.arena }) as fc.IAsyncProperty<never>],
   ['media writes', () => mediaWrites(media.arena) as fc.IAsyncProperty<never>],
 ];

@@ -3,7 +3,7 @@
  * collections, read at quiet points (no request in flight) after a warm-up and
  * after the load. Per-second samples under load cannot tell retention from
  * churn: heapUsed is a sawtooth of garbage, and RSS steps up for good while V8
- * sizes its heap, compiles hot code and glibc keeps freed pages in its arenas
+ * sizes its heap, compiles hot code and glibc's allocator keeps freed pages
  * (the media twin's RSS rose ~90 MB in its first 20 s of load and then stayed
  * put, while its retained heap did not move). So the verdict is on the
  * retained V8 heap and the retained memory outside it that the process
