@@ -110,7 +110,7 @@ function layerOf(project: string): string {
 
 function describeRule(rule: Rule): string {
   const from =
-    rule.source === 'spec'
+    rule.source === 'contract'
       ? 'the contract'
       : rule.source === 'reliance'
         ? `what the harness relies on (${rule.reliedOnBy ?? 'the typed clients and the pacts'}), where the contract leaves it open`

@@ -11,7 +11,7 @@ export interface Rule {
   readonly section: string;
   /**
    * Which kind of expectation it is, and so what a difference means on a real provider:
-   * - `spec` (contract): the seed spec says it; it fails on every target.
+   * - `contract`: the seed spec says it; it fails on every target.
    * - `reliance`: the contract leaves it open, but the typed clients or the pacts depend
    *   on it (the links they follow, the counts they read, the headers the pacer reads);
    *   it fails on every target, and the pacts state it with matchers. `reliedOnBy` says who.
@@ -20,7 +20,7 @@ export interface Rule {
    *   replay a difference is an observation: reported (an `observation` annotation), never a
    *   failure. On the twins it holds the twin to its documented choice.
    */
-  readonly source: 'spec' | 'reliance' | 'field-notes';
+  readonly source: 'contract' | 'reliance' | 'field-notes';
   /** For a `reliance` rule: what in the harness depends on it (a client method, a pact interaction). */
   readonly reliedOnBy?: string;
   /**
@@ -53,7 +53,7 @@ export interface KnownDefect {
 
 /** The kind of a rule as reports name it. */
 export function ruleKind(rule: Pick<Rule, 'source'>): 'contract' | 'reliance' | 'field notes' {
-  return rule.source === 'spec' ? 'contract' : rule.source === 'reliance' ? 'reliance' : 'field notes';
+  return rule.source === 'contract' ? 'contract' : rule.source === 'reliance' ? 'reliance' : 'field notes';
 }
 
 /** Whether a difference from the rule fails a run on every target (contract and reliance rules). */

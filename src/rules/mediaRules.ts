@@ -13,28 +13,28 @@ const rules = [
     id: 'media.jsonapi.media-type',
     section: 'What the service does',
     // JSON:API, which the spec says the interface uses, has its own media type.
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Responses carry Content-Type: application/vnd.api+json.',
   },
   {
     id: 'media.jsonapi.document-structure',
     section: 'What the service does',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Responses are JSON:API documents: a single resource, a collection, or included resources under data / included, never data and errors together.',
   },
   {
     id: 'media.jsonapi.string-ids',
     section: 'What the service does',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Resource identifiers are strings, in resource objects and in relationship data.',
   },
   {
     id: 'media.jsonapi.resource-object',
     section: 'Endpoints',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'A resource object has id, type, attributes and relationships, and type names the collection it was asked from.',
   },
@@ -49,7 +49,7 @@ const rules = [
   {
     id: 'media.jsonapi.included',
     section: 'Endpoints',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'include= adds the related resources under included, and the relationship carries their identifiers in data.',
   },
@@ -59,7 +59,7 @@ const rules = [
     // The spec's bodies are JSON:API compound documents, and JSON:API 1.0 (Compound Documents) says: "A compound
     // document MUST NOT include more than one resource object for each type and id pair." Clients index included
     // resources by type and id, so a second copy (which may differ) leaves them to guess which one is right.
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'A compound document holds at most one resource object for each type and id pair, across data and included (JSON:API, Compound Documents).',
   },
@@ -74,7 +74,7 @@ const rules = [
   {
     id: 'media.jsonapi.filters',
     section: 'Parameters',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'filter[...] query parameters narrow a collection; filter[id] is available everywhere.',
   },
@@ -91,28 +91,28 @@ const rules = [
   {
     id: 'media.routes.edge-prefix',
     section: 'What the service does',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Every path begins with {base_url}/api/edge.',
   },
   {
     id: 'media.routes.standard',
     section: 'Standard resource routes (set C)',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Each set-C collection serves index, create, show, update (PATCH and PUT) and destroy.',
   },
   {
     id: 'media.routes.read-only',
     section: 'Read-only routes',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'profile-link-sites, library-entry-logs and stats serve GET index and show.',
   },
   {
     id: 'media.routes.special',
     section: 'Special routes',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     // Routes the real service is known not to serve are observations per route (ROUTES_NOT_SERVED_ON_LIVE), not for the rule.
     text: 'Every special route of the spec is served.',
@@ -129,21 +129,21 @@ const rules = [
   {
     id: 'media.relationships.table',
     section: 'Relationships between resources',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'anime, manga and episodes carry the relationships the spec table lists.',
   },
   {
     id: 'media.relationships.episode-media',
     section: 'Relationships between resources',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: "An episode's media relationship points to its anime.",
   },
   {
     id: 'media.relationships.deprecated-marked',
     section: 'Relationships between resources',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Deprecated relationships are kept only as empty relationships marked deprecated, with their replacement.',
     knownDefect: {
@@ -160,14 +160,14 @@ const rules = [
   {
     id: 'media.visibility.adult-direct-404',
     section: 'Visibility',
-    source: 'spec',
+    source: 'contract',
     needs: 'token',
     text: 'An adult-flagged media item requested directly without authentication answers 404.',
   },
   {
     id: 'media.visibility.adult-include-null',
     section: 'Visibility',
-    source: 'spec',
+    source: 'contract',
     needs: 'token',
     text: "Included through a library entry's relationship without authentication, an adult media item comes back as null data.",
   },
@@ -175,7 +175,7 @@ const rules = [
     id: 'media.visibility.adult-hidden-from-lists',
     // The spec's Visibility rules: an adult item is hidden from unauthenticated requests, lists included.
     section: 'Visibility',
-    source: 'spec',
+    source: 'contract',
     needs: 'token',
     text: 'Adult media are left out of anonymous lists and of meta.count.',
   },
@@ -191,14 +191,14 @@ const rules = [
   {
     id: 'media.errors.jsonapi-errors',
     section: 'Errors',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Error responses use the JSON:API error structure: a top-level errors array of error objects.',
   },
   {
     id: 'media.errors.hidden-404',
     section: 'Errors',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'A resource that does not exist or is hidden answers 404.',
   },
@@ -226,7 +226,7 @@ const rules = [
   {
     id: 'media.errors.known-defect-adult-include-500',
     section: 'Errors',
-    source: 'spec',
+    source: 'contract',
     needs: 'token',
     text: 'Known defect, not contract: an anonymous library entry with include=anime,anime.categories on an adult title has been reported to answer 500; the contract says null data.',
   },
@@ -282,7 +282,7 @@ const rules = [
   {
     id: 'media.auth.anonymous-reads',
     section: 'Authentication',
-    source: 'spec',
+    source: 'contract',
     needs: 'any',
     text: 'Some reads work without authentication.',
   },
@@ -315,7 +315,7 @@ const rules = [
   {
     id: 'media.writes.update-applied',
     section: 'Standard resource routes (set C)',
-    source: 'spec',
+    source: 'contract',
     needs: 'token',
     writes: true,
     text: 'PATCH /{collection}/{id} updates the resource, and PUT does the same: a later GET shows the attributes sent, and so does the answer when it carries the resource (JSON:API, Updating Resources).',
@@ -323,7 +323,7 @@ const rules = [
   {
     id: 'media.writes.create-destroy-applied',
     section: 'Standard resource routes (set C)',
-    source: 'spec',
+    source: 'contract',
     needs: 'token',
     writes: true,
     text: 'POST /{collection} creates a resource that a later GET shows with the attributes sent; DELETE /{collection}/{id} destroys it, so a later GET answers 404.',

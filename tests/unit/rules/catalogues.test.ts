@@ -10,7 +10,7 @@ test('every rule id is <api>.<area>.<rule> under its own catalogue', () => {
 });
 
 test('a duplicate rule id is refused', () => {
-  const rule = { id: 'x.y.z', text: 't', section: 's', source: 'spec', needs: 'any' } as const;
+  const rule = { id: 'x.y.z', text: 't', section: 's', source: 'contract', needs: 'any' } as const;
   expect(() => defineRules([rule, rule])).toThrow(/Duplicate rule id x.y.z/);
 });
 

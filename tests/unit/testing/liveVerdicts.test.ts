@@ -71,7 +71,7 @@ test('a known defect is matched exactly: a deprecated relationship kept with lin
 });
 
 test('the spec’s visibility rules are contract rules; what the typed clients walk by is reliance', () => {
-  expect(MEDIA_RULES['media.visibility.adult-hidden-from-lists']!.source).toBe('spec');
+  expect(MEDIA_RULES['media.visibility.adult-hidden-from-lists']!.source).toBe('contract');
   expect(MEDIA_RULES['media.pagination.follow-next']!.source).toBe('reliance');
   expect(MEDIA_RULES['media.pagination.meta-count']!.source).toBe('reliance');
   for (const rule of ALL_RULES.filter((r) => r.source === 'reliance')) expect(rule.reliedOnBy, `${rule.id} says what relies on it`).toBeTruthy();
@@ -80,7 +80,7 @@ test('the spec’s visibility rules are contract rules; what the typed clients w
 test('provider text is redacted before it reaches a failure or an observation: a token the provider echoed never shows', async () => {
   const secret = 'tok-live-7f3a9c2e5b';
   const echoing = async () => expect(`{"error":"token ${secret} is not valid"}`, 'the 401 body').toBe('{}');
-  const contract = { ...ALL_RULES.find((rule) => rule.source === 'spec')!, needs: 'any' as const, writes: false };
+  const contract = { ...ALL_RULES.find((rule) => rule.source === 'contract')!, needs: 'any' as const, writes: false };
   const failure = await runUnderRule(contract, { ...ctx('live'), secrets: [secret] }, fakeInfo(), () => undefined, echoing).catch((e: unknown) => e as Error);
   expect(failure).toBeInstanceOf(Error);
   expect(`${failure!.message}\n${failure!.stack}`).not.toContain(secret);

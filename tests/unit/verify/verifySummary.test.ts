@@ -12,7 +12,7 @@ import {
   type RuleCounts,
 } from '../../../src/verify/verifySummary.ts';
 
-const rule = (id: string, source: Rule['source'] = 'spec'): Rule => ({ id, text: id, section: 'Pagination', source, needs: 'any' });
+const rule = (id: string, source: Rule['source'] = 'contract'): Rule => ({ id, text: id, section: 'Pagination', source, needs: 'any' });
 
 const RULES = [
   rule('store.pagination.a'),
