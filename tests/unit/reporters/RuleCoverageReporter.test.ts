@@ -35,7 +35,7 @@ test.afterEach(() => {
 test('the gate fails the run when a rule of a gated API has no test, and lists it', async () => {
   const { outcome, dir } = run([fakeTest('one', 'store.json.no-root-element')], [{ status: 'passed' }], 'store');
   expect(await outcome).toEqual({ status: 'failed' });
-  expect(readFileSync(join(dir, '..', 'rule-coverage.md'), 'utf8')).toContain('| `store.json.snake-case-keys` | spec | any | **no test** |');
+  expect(readFileSync(join(dir, '..', 'rule-coverage.md'), 'utf8')).toContain('| `store.json.snake-case-keys` | contract | any | **no test** |');
 });
 
 test('with a test for every rule the gate passes, and an observation is reported as such', async () => {
