@@ -13,14 +13,7 @@ import type { Exchange } from '../../src/clients/store/types.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import { pathOf } from '../../suites/fixtures/storeChecks.ts';
 import type { ArenaStore, StoreArena } from '../support/storeArena.ts';
-import {
-  walkCaseArbitrary,
-  outOfRangeArbitrary,
-  concurrentCaseArbitrary,
-  type WalkCase,
-  type OutOfRangeAsk,
-  type ConcurrentCase,
-} from './pagination/arbitraries.ts';
+import { walkCaseArbitrary, outOfRangeArbitrary, concurrentCaseArbitrary, type WalkCase, type ConcurrentCase } from './pagination/arbitraries.ts';
 import {
   FOLLOW,
   OutOfBudget,
@@ -32,6 +25,7 @@ import {
   checkOutOfRange,
   checkConcurrentWalk,
   type LinkForms,
+  type OutOfRangeAsk,
   type Pager,
   type ListRequest,
 } from './pagination/oracle.ts';

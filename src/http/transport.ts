@@ -1,6 +1,7 @@
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { PaceOption } from './interceptors/pacing.ts';
 import type { LengthOption } from './interceptors/withoutLength.ts';
+import { flatHeaders } from './flatHeaders.ts';
 import { requestStackOn } from './requestStack.ts';
 
 /** A request made concrete: what goes on the wire. Each client builds its own. */
@@ -42,14 +43,4 @@ export async function transport(request: WireRequest, dispatcher: Dispatcher = r
   const response = await undiciRequest(request.url, options);
   const text = await response.body.text();
   return { status: response.statusCode, headers: flatHeaders(response.headers), text };
-}
-
-/** Lower-case names, repeated headers joined with ", ". */
-export function flatHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
 /** What the store pagination properties generate: page sizes for a walk, out-of-range asks, and the writes made during a walk. */
 import fc from 'fast-check';
 import { STORE_CONTRACT } from '../../../src/rules/storeContract.ts';
-import { pageSize } from './oracle.ts';
+import { pageSize, type OutOfRangeAsk } from './oracle.ts';
 
 const { defaultPerPage, maxPerPage } = STORE_CONTRACT;
 
@@ -27,10 +27,6 @@ export const walkCaseArbitrary: fc.Arbitrary<WalkCase> = fc
     ),
   )
   .map(([perPage, shape]) => ({ perPage, products: 'n' in shape ? shape.n : Math.max(0, shape.pages * pageSize(perPage).served + shape.plus) }));
-
-export type OutOfRangeAsk =
-  | { readonly param: 'per_page'; readonly value: string; readonly over: true }
-  | { readonly param: 'page' | 'per_page'; readonly value: string; readonly over: false };
 
 const positiveInteger = /^0*[1-9][0-9]*$/;
 

@@ -14,7 +14,11 @@ import { STORE_RULES } from '../../../src/rules/storeRules.ts';
 import { expectLinkEntriesValid, parseLinkStrict, pathOf, totalCountOf } from '../../../suites/fixtures/storeChecks.ts';
 import type { RequestBudget } from '../../support/liveBudget.ts';
 import { isObservedOnLive, type ObservationSink } from '../../support/observation.ts';
-import { type OutOfRangeAsk } from './arbitraries.ts';
+
+/** A page or page size outside what the contract serves, and which bound it crosses. */
+export type OutOfRangeAsk =
+  | { readonly param: 'per_page'; readonly value: string; readonly over: true }
+  | { readonly param: 'page' | 'per_page'; readonly value: string; readonly over: false };
 
 const { defaultPerPage, maxPerPage } = STORE_CONTRACT;
 

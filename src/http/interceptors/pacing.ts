@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../../clock/Clock.ts';
 import type { RetryableAnswer } from '../RetryPolicy.ts';
-import { flatHeaders } from '../transport.ts';
+import { flatHeaders } from '../flatHeaders.ts';
 import { Controller, type AnswerHeaders } from './controller.ts';
 
 /** What holds each attempt back before it leaves, and learns how it ended (the store's pacer). */

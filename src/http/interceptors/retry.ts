@@ -11,7 +11,8 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../../clock/Clock.ts';
 import { networkErrorOf } from '../networkError.ts';
 import type { RetryDecision, RetryPolicy } from '../RetryPolicy.ts';
-import { flatHeaders, type RawResponse } from '../transport.ts';
+import { flatHeaders } from '../flatHeaders.ts';
+import type { RawResponse } from '../transport.ts';
 import { Controller, type AnswerHeaders } from './controller.ts';
 import type { PacedContext } from './pacing.ts';
 

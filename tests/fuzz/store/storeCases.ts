@@ -13,10 +13,8 @@ import type { HeaderLine, RawRequest } from '../rawRequest.ts';
 import { sharedMalformations } from '../sharedMalformations.ts';
 import { storeQueryParamArb } from './storeQuery.ts';
 import { paramResource } from './storeRouteTable.ts';
-import type { StoreWorldState } from './storeWorld.ts';
+import { FUZZ_USER_AGENT, type StoreWorldState } from './storeWorld.ts';
 import { writeBodyOf } from './storeWriteBodies.ts';
-
-export const FUZZ_USER_AGENT = 'Twin fuzzer (https://example.test/fuzz)';
 
 /** Placeholders the builder fills from the live store. */
 const TOKEN = '{token}';

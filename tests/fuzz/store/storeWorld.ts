@@ -11,8 +11,9 @@ import { StoreTwinControl } from '../../../src/testing/StoreTwinControl.ts';
 import type { Exchange } from '../exchange.ts';
 import type { FuzzRoute } from '../fuzzRoute.ts';
 import type { RawRequest } from '../rawRequest.ts';
-import { FUZZ_USER_AGENT } from './storeCases.ts';
 import { paramResource } from './storeRouteTable.ts';
+
+export const FUZZ_USER_AGENT = 'Twin fuzzer (https://example.test/fuzz)';
 
 export interface StoreWorldState {
   readonly storeId: number;

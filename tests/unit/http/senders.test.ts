@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 2: every kind of sender reaches the same interceptor stack.
+ * Every kind of sender reaches the same interceptor stack.
  * A guard with a budget of 0 is installed as the one every client of this
  * process passes (installLiveRequestGuard); a request from each sender, made
  * the way that sender makes it, must be refused by its request budget before

@@ -1,7 +1,7 @@
 /**
  * npm test runs the suites' live-capable tests once, against twin processes, and
  * counts those verdicts as the twins' only when the twin processes were held to
- * what the twins' own run asserts (issue 22: each proof once, nothing given up).
+ * what the twins' own run asserts (each proof once, nothing given up).
  */
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { joinTwinProcessCoverage, twinProcessVerdicts } from '../../../src/reporting/twinProcessVerdicts.ts';

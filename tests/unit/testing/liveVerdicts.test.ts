@@ -1,5 +1,5 @@
 /**
- * What a verdict means on a real provider (issue 18): contract and reliance
+ * What a verdict means on a real provider: contract and reliance
  * rules fail on every target; a field-notes rule never fails a live, record or
  * replay test, only reports an observation; a contract rule's known defect is tolerated
  * only in exactly its documented form; an unmet precondition skips on live and
