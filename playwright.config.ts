@@ -175,9 +175,9 @@ export default defineConfig({
         url: `${config.store.twinUrl}/__twin/health`,
         reuseExistingServer: !onCI(),
         env: {
-          STORE_MOCK_PORT: String(config.store.port),
-          KITSU_MOCK_PORT: String(config.media.mode === 'twin' ? config.media.port : ''),
-          KITSU_MOCK_CLOCK: 'virtual',
+          STORE_TWIN_PORT: String(config.store.port),
+          KITSU_TWIN_PORT: String(config.media.mode === 'twin' ? config.media.port : ''),
+          KITSU_TWIN_CLOCK: 'virtual',
         },
         stdout: 'ignore',
         stderr: 'pipe',

@@ -6,14 +6,14 @@
  * live-capable test, and commit recordings/ with the change.
  */
 import { spawn } from 'node:child_process';
-import { DEFAULT_KITSU_MOCK_PORT, DEFAULT_STORE_MOCK_PORT } from '../src/config/harnessConfig.ts';
+import { DEFAULT_KITSU_TWIN_PORT, DEFAULT_STORE_TWIN_PORT } from '../src/config/harnessConfig.ts';
 import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { processEnv, recordingsDir } from '../src/config/env.ts';
 
 export const SEED_USER_AGENT = 'api-contract-harness seed recording (https://example.invalid/api-contract-harness)';
 
-const storePort = DEFAULT_STORE_MOCK_PORT;
-const mediaPort = DEFAULT_KITSU_MOCK_PORT;
+const storePort = DEFAULT_STORE_TWIN_PORT;
+const mediaPort = DEFAULT_KITSU_TWIN_PORT;
 const twin = await startTwinProcess(storePort, mediaPort, 'inherit', RECORDING_PLAN).catch((error: unknown) => {
   console.error(`record:seed: ${(error as Error).message}. Stop whatever holds ports ${storePort}/${mediaPort} (an npm run twins?) and run again.`);
   process.exit(2);

@@ -27,7 +27,7 @@ export async function startTwinProcess(
   plan: StorePlan = 'standard',
 ): Promise<ChildProcess> {
   const twin = spawn(process.execPath, ['src/twins/main.ts'], {
-    env: { ...processEnv(), STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort), STORE_MOCK_PLAN: plan },
+    env: { ...processEnv(), STORE_TWIN_PORT: String(storePort), KITSU_TWIN_PORT: String(mediaPort), STORE_TWIN_PLAN: plan },
     stdio: ['ignore', 'ignore', stdio],
   });
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -76,11 +76,11 @@ export const inPlaywrightWorker = (env: Env = processEnv()): boolean => env.TEST
 /** PLAYWRIGHT_TEST_BASE_URL: Playwright's own default for `baseURL`. */
 export const playwrightBaseUrl = (env: Env = processEnv()): string | undefined => trimmed(env, 'PLAYWRIGHT_TEST_BASE_URL');
 
-/** KITSU_MOCK_CLOCK: the media twin's clock, real (default) or virtual; anything else is an error of the caller's. */
-export const mediaTwinClock = (env: Env = processEnv()): string => env.KITSU_MOCK_CLOCK ?? '';
+/** KITSU_TWIN_CLOCK: the media twin's clock, real (default) or virtual; anything else is an error of the caller's. */
+export const mediaTwinClock = (env: Env = processEnv()): string => env.KITSU_TWIN_CLOCK ?? '';
 
-/** STORE_MOCK_PLAN: the plan of npm run twins's seeded stores, standard (default) or plus (a bucket 10 times larger and faster). */
-export const storeTwinPlan = (env: Env = processEnv()): string => env.STORE_MOCK_PLAN ?? '';
+/** STORE_TWIN_PLAN: the plan of npm run twins's seeded stores, standard (default) or plus (a bucket 10 times larger and faster). */
+export const storeTwinPlan = (env: Env = processEnv()): string => env.STORE_TWIN_PLAN ?? '';
 
 /** ALLURE_HISTORY_PATH: where the Allure report keeps its history from run to run. */
 export const allureHistoryPath = (env: Env = processEnv()): string => env.ALLURE_HISTORY_PATH ?? reportPath('history', 'history.jsonl');
@@ -120,6 +120,10 @@ const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
   MUTANTS_PARALLEL: 'BREAKS_PARALLEL',
   MUTANTS_FIRST_PORT: 'BREAKS_FIRST_PORT',
   MUTANTS_HELD_OUT: 'BREAKS_HELD_OUT',
+  STORE_MOCK_PORT: 'STORE_TWIN_PORT',
+  KITSU_MOCK_PORT: 'KITSU_TWIN_PORT',
+  KITSU_MOCK_CLOCK: 'KITSU_TWIN_CLOCK',
+  STORE_MOCK_PLAN: 'STORE_TWIN_PLAN',
 };
 
 /** A problem for each variable set under its old name, naming the new one: loadConfig and `npm run breaks` refuse them (exit 2). */

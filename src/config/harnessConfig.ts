@@ -13,9 +13,9 @@ export const TARGETS = ['twin', 'live', 'record', 'replay'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const DEFAULT_STORE_API_URL = 'https://api.tiendanube.com';
-export const DEFAULT_STORE_MOCK_PORT = 4010;
+export const DEFAULT_STORE_TWIN_PORT = 4010;
 export const DEFAULT_KITSU_API_URL = 'https://kitsu.io/api/edge';
-export const DEFAULT_KITSU_MOCK_PORT = 4020;
+export const DEFAULT_KITSU_TWIN_PORT = 4020;
 export const TWIN_HOST = '127.0.0.1';
 /** Requests a live run may send to both APIs when LIVE_REQUEST_BUDGET is unset (see readLiveRequestBudget). */
 export const DEFAULT_LIVE_REQUEST_BUDGET = 2000;
@@ -216,7 +216,7 @@ export function readPort(env: Env, name: string, fallback: number, problems: str
 }
 
 function readTwinStore(env: Env, problems: string[]): TwinStoreConfig {
-  const port = readPort(env, 'STORE_MOCK_PORT', DEFAULT_STORE_MOCK_PORT, problems);
+  const port = readPort(env, 'STORE_TWIN_PORT', DEFAULT_STORE_TWIN_PORT, problems);
   return {
     mode: 'twin',
     twinUrl: `http://${TWIN_HOST}:${port}`,
@@ -335,7 +335,7 @@ function readStorefrontUrl(env: Env, problems: string[]): string | undefined {
 }
 
 function readTwinMedia(env: Env, problems: string[]): TwinMediaConfig {
-  const port = readPort(env, 'KITSU_MOCK_PORT', DEFAULT_KITSU_MOCK_PORT, problems);
+  const port = readPort(env, 'KITSU_TWIN_PORT', DEFAULT_KITSU_TWIN_PORT, problems);
   const twinUrl = `http://${TWIN_HOST}:${port}`;
   return { mode: 'twin', twinUrl, port, apiUrl: `${twinUrl}/api/edge`, allowWrites: true };
 }

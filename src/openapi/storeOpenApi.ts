@@ -7,7 +7,7 @@
  * Error statuses are those the spec or its field notes document; where a body
  * is "not specified in the interface", the response has no content.
  */
-import { DEFAULT_STORE_API_URL, DEFAULT_STORE_MOCK_PORT, HARNESS_USER_AGENT, TWIN_HOST } from '../config/harnessConfig.ts';
+import { DEFAULT_STORE_API_URL, DEFAULT_STORE_TWIN_PORT, HARNESS_USER_AGENT, TWIN_HOST } from '../config/harnessConfig.ts';
 import { STORE_CONTRACT } from '../rules/storeContract.ts';
 import { STORE_RESPONSE_ROUTES, storeResponseSchema, type StoreResponseRoute } from '../schemas/storeResponseSchema.ts';
 import { JSON_SCHEMA_DIALECT, componentSchemas, schemaRef } from './componentSchemas.ts';
@@ -303,7 +303,7 @@ function storeServers(examples: StoreExamples): OpenApiDocument['servers'] {
       variables: {
         base_url: {
           default: DEFAULT_STORE_API_URL,
-          description: `The platform host (https://api.tiendanube.com or https://api.nuvemshop.com.br serve the same paths), or the store twin, e.g. http://${TWIN_HOST}:${DEFAULT_STORE_MOCK_PORT} (npm run twins).`,
+          description: `The platform host (https://api.tiendanube.com or https://api.nuvemshop.com.br serve the same paths), or the store twin, e.g. http://${TWIN_HOST}:${DEFAULT_STORE_TWIN_PORT} (npm run twins).`,
         },
         store_id: { default: String(examples.storeId), description: "Numeric identifier of the store; the default is the twin's first seeded store." },
       },

@@ -3,20 +3,20 @@
  * the real clock and prints how to reach them. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
  *
  *   --host <address>     where both listen (default 127.0.0.1; 0.0.0.0 serves other containers of a CI job)
- *   --store-port <n>     the store twin's port (default STORE_MOCK_PORT, else 4010; 0 picks a free one)
- *   --media-port <n>     the media twin's port (default KITSU_MOCK_PORT, else 4020; 0 picks a free one)
+ *   --store-port <n>     the store twin's port (default STORE_TWIN_PORT, else 4010; 0 picks a free one)
+ *   --media-port <n>     the media twin's port (default KITSU_TWIN_PORT, else 4020; 0 picks a free one)
  */
-import { mediaTwinClock, storeTwinPlan, variable as readVariable } from '../config/env.ts';
+import { mediaTwinClock, renamedVariableProblems, storeTwinPlan, variable as readVariable } from '../config/env.ts';
 import { isStorePlan, STORE_PLANS, type StorePlan } from '../rules/storeContract.ts';
 import { MEDIA_OAUTH_CLIENT_ID, startTwins, TwinsStartError, type Twins } from './startTwins.ts';
 
 export const TWINS_USAGE = `Usage: twins [--host <address>] [--store-port <n>] [--media-port <n>]
 
   --host <address>    where both twins listen (default 127.0.0.1; 0.0.0.0 to serve other containers)
-  --store-port <n>    the store twin's port (default STORE_MOCK_PORT, else 4010; 0 picks a free port)
-  --media-port <n>    the media twin's port (default KITSU_MOCK_PORT, else 4020; 0 picks a free port)
+  --store-port <n>    the store twin's port (default STORE_TWIN_PORT, else 4010; 0 picks a free port)
+  --media-port <n>    the media twin's port (default KITSU_TWIN_PORT, else 4020; 0 picks a free port)
 
-Variables: STORE_MOCK_PLAN (standard or plus), KITSU_MOCK_CLOCK (real or virtual).`;
+Variables: STORE_TWIN_PLAN (standard or plus), KITSU_TWIN_CLOCK (real or virtual).`;
 
 /** A problem with the command line or the environment: the message names the flag or variable and the fix. */
 export class TwinsConfigError extends Error {
@@ -43,6 +43,8 @@ function readPort(name: string, raw: string | undefined, fallback: number): numb
 
 /** The settings from the flags, then the environment; a TwinsConfigError names what to fix. */
 export function readTwinSettings(argv: readonly string[]): TwinSettings {
+  const renamed = renamedVariableProblems();
+  if (renamed.length > 0) throw new TwinsConfigError(renamed.join('\n'));
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -53,23 +55,23 @@ export function readTwinSettings(argv: readonly string[]): TwinSettings {
   }
   const storePort = flags.has('--store-port')
     ? readPort('--store-port', flags.get('--store-port'), 4010)
-    : readPort('STORE_MOCK_PORT', readVariable('STORE_MOCK_PORT'), 4010);
+    : readPort('STORE_TWIN_PORT', readVariable('STORE_TWIN_PORT'), 4010);
   const mediaPort = flags.has('--media-port')
     ? readPort('--media-port', flags.get('--media-port'), 4020)
-    : readPort('KITSU_MOCK_PORT', readVariable('KITSU_MOCK_PORT'), 4020);
+    : readPort('KITSU_TWIN_PORT', readVariable('KITSU_TWIN_PORT'), 4020);
   if (!['', 'real', 'virtual'].includes(mediaTwinClock())) {
-    throw new TwinsConfigError(`KITSU_MOCK_CLOCK is "${mediaTwinClock()}". Set it to real (the default) or virtual.`);
+    throw new TwinsConfigError(`KITSU_TWIN_CLOCK is "${mediaTwinClock()}". Set it to real (the default) or virtual.`);
   }
   const plan = storeTwinPlan() || 'standard';
   if (!isStorePlan(plan))
-    throw new TwinsConfigError(`STORE_MOCK_PLAN is "${plan}". Set it to one of ${Object.keys(STORE_PLANS).join(', ')}, or unset it for standard.`);
+    throw new TwinsConfigError(`STORE_TWIN_PLAN is "${plan}". Set it to one of ${Object.keys(STORE_PLANS).join(', ')}, or unset it for standard.`);
   // The suites' own run (playwright.config.ts) asks for a virtual media clock so tests can move it; people get the real one.
   const mediaClock = mediaTwinClock() === 'virtual' ? 'virtual' : 'real';
   return { host: flags.get('--host') ?? '127.0.0.1', storePort, mediaPort, storePlan: plan, mediaClock };
 }
 
 function describeStartFailure(error: TwinsStartError, host: string): string {
-  const flag = error.twin === 'store' ? '--store-port (or STORE_MOCK_PORT)' : '--media-port (or KITSU_MOCK_PORT)';
+  const flag = error.twin === 'store' ? '--store-port (or STORE_TWIN_PORT)' : '--media-port (or KITSU_TWIN_PORT)';
   if (error.code === 'EADDRINUSE') return `port ${error.port} on ${host} is already in use. Stop what is using it, or give ${flag} a free port.`;
   if (error.code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine. Give --host an address it has (127.0.0.1, 0.0.0.0).`;
   if (error.code === 'EACCES') return `no permission to listen on port ${error.port}. Give ${flag} a port above 1023.`;

@@ -54,7 +54,7 @@ test(
   ...verifies('media.auth.oauth-password-refresh-revoke', 'a token expires after 30 days', async ({ media, rule }) => {
     test.skip(!media.twin, 'needs the twin clock');
     const clock = await media.twin!.control.clock();
-    test.skip(clock.mode !== 'virtual', 'the running twin has a real clock (npm run twins); the suites start their own with KITSU_MOCK_CLOCK=virtual');
+    test.skip(clock.mode !== 'virtual', 'the running twin has a real clock (npm run twins); the suites start their own with KITSU_TWIN_CLOCK=virtual');
     const { email, password } = media.twin!.seed.users.other;
     const token = await media.client().token({ username: email, password });
     await media.twin!.control.advanceClock((MEDIA_CONTRACT.tokenLifetimeSeconds + 1) * 1000);

@@ -96,8 +96,8 @@ test('a wrong expectation and an unknown state fail their interactions, by name,
   );
   const run = await pactVerify(team, ['--pact', './pacts', '--states', './pact-states.ts'], {
     HARNESS_TARGET: 'twin',
-    STORE_MOCK_PORT: String(await freePort()),
-    KITSU_MOCK_PORT: String(await freePort()),
+    STORE_TWIN_PORT: String(await freePort()),
+    KITSU_TWIN_PORT: String(await freePort()),
   });
   expect(run.code, run.output).toBe(1);
 

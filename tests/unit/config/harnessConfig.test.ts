@@ -10,9 +10,9 @@ test('the default target is the twins on port 4010', () => {
   expect(config.store).toMatchObject({ mode: 'twin', twinUrl: 'http://127.0.0.1:4010' });
 });
 
-test('STORE_MOCK_PORT moves the twin, and a bad one names the variable and the fix', () => {
-  expect(loadConfig({ STORE_MOCK_PORT: '5010' }).store).toMatchObject({ twinUrl: 'http://127.0.0.1:5010' });
-  expect(problemsOf({ STORE_MOCK_PORT: 'eighty' })[0]).toMatch(/STORE_MOCK_PORT.*1 to 65535/);
+test('STORE_TWIN_PORT moves the twin, and a bad one names the variable and the fix', () => {
+  expect(loadConfig({ STORE_TWIN_PORT: '5010' }).store).toMatchObject({ twinUrl: 'http://127.0.0.1:5010' });
+  expect(problemsOf({ STORE_TWIN_PORT: 'eighty' })[0]).toMatch(/STORE_TWIN_PORT.*1 to 65535/);
 });
 
 test('an unknown target is refused with the list of targets', () => {

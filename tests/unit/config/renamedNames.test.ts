@@ -38,3 +38,13 @@ test('npm run breaks refuses an old variable name with exit 2 before it starts a
   expect(run.stderr).toContain('MUTANTS_FIRST_PORT=4400: the variable is now called BREAKS_FIRST_PORT; set BREAKS_FIRST_PORT=4400');
   expect(run.stdout).not.toMatch(/^break /m);
 });
+
+test("the twins' STORE_MOCK_* and KITSU_MOCK_* variables are refused, by loadConfig and by the twins' own command, naming STORE_TWIN_* and KITSU_TWIN_*", () => {
+  expect(problemsOf({ STORE_MOCK_PORT: '4011', KITSU_MOCK_CLOCK: 'virtual' })).toEqual([
+    'STORE_MOCK_PORT=4011: the variable is now called STORE_TWIN_PORT; set STORE_TWIN_PORT=4011 and unset STORE_MOCK_PORT',
+    'KITSU_MOCK_CLOCK=virtual: the variable is now called KITSU_TWIN_CLOCK; set KITSU_TWIN_CLOCK=virtual and unset KITSU_MOCK_CLOCK',
+  ]);
+  const twins = spawnSync(process.execPath, ['src/twins/main.ts'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, KITSU_MOCK_PORT: '4021' } });
+  expect(twins.status, twins.stderr).toBe(2);
+  expect(twins.stderr).toContain('KITSU_MOCK_PORT=4021: the variable is now called KITSU_TWIN_PORT');
+});

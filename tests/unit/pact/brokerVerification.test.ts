@@ -81,8 +81,8 @@ test('pact:verify --broker fetches them by selector, verifies each interaction o
       ...env,
       HARNESS_TARGET: 'twin',
       HARNESS_RUN_NAME: `broker-e2e-${process.pid}`,
-      STORE_MOCK_PORT: String(await freePort()),
-      KITSU_MOCK_PORT: String(await freePort()),
+      STORE_TWIN_PORT: String(await freePort()),
+      KITSU_TWIN_PORT: String(await freePort()),
     },
   );
   // The menu's wrong expectation fails its interaction: exit 1, and the failure is published.

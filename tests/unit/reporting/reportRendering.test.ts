@@ -36,7 +36,7 @@ test.beforeAll(async () => {
   const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'tests/unit/reporting/sample/sample.config.ts'], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...env, SAMPLE_ALLURE_RESULTS: results, STORE_MOCK_PORT: String(await freePort()), KITSU_MOCK_PORT: String(await freePort()) },
+    env: { ...env, SAMPLE_ALLURE_RESULTS: results, STORE_TWIN_PORT: String(await freePort()), KITSU_TWIN_PORT: String(await freePort()) },
   });
   // One sample fails on purpose: exit 1 with a result for each.
   expect(run.status, `the sample run should fail its one deliberate failure:\n${run.stdout}\n${run.stderr}`).toBe(1);

@@ -10,8 +10,8 @@ import { environmentInfo } from '../../../../src/reporting/environmentInfo.ts';
 process.env.PACT_DO_NOT_TRACK = 'true';
 const resultsDir = process.env.SAMPLE_ALLURE_RESULTS;
 if (!resultsDir) throw new Error('sample.config.ts: set SAMPLE_ALLURE_RESULTS to the directory the Allure results go to.');
-const storePort = Number(process.env.STORE_MOCK_PORT);
-const mediaPort = Number(process.env.KITSU_MOCK_PORT);
+const storePort = Number(process.env.STORE_TWIN_PORT);
+const mediaPort = Number(process.env.KITSU_TWIN_PORT);
 
 export default defineConfig({
   reporter: [['allure-playwright', { resultsDir, environmentInfo: environmentInfo(harnessConfig(), 'report sample') }]],
@@ -22,7 +22,7 @@ export default defineConfig({
     cwd: '../../../..',
     url: `http://127.0.0.1:${storePort}/__twin/health`,
     reuseExistingServer: false,
-    env: { STORE_MOCK_PORT: String(storePort), KITSU_MOCK_PORT: String(mediaPort), KITSU_MOCK_CLOCK: 'virtual' },
+    env: { STORE_TWIN_PORT: String(storePort), KITSU_TWIN_PORT: String(mediaPort), KITSU_TWIN_CLOCK: 'virtual' },
     stdout: 'ignore',
     stderr: 'pipe',
     timeout: 30_000,
