@@ -373,7 +373,13 @@ const rules = [
   },
 
   // Pagination
-  { id: 'store.pagination.collection-is-array', section: 'Common request rules', source: 'contract', needs: 'any', text: 'A collection response is a JSON array.' },
+  {
+    id: 'store.pagination.collection-is-array',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    text: 'A collection response is a JSON array.',
+  },
   {
     id: 'store.pagination.default-page-size',
     section: 'Limits',

@@ -320,7 +320,7 @@ test('control API: bad input is 400 naming the field; unknown stores are 404; a 
   expect((await send(`${twin.url}/__twin/stores/${store.storeId}`)).status).toBe(404);
 });
 
-test('control API: a store made without naming a clock runs on the real one, so an outside client\'s bucket drains as time passes', async () => {
+test("control API: a store made without naming a clock runs on the real one, so an outside client's bucket drains as time passes", async () => {
   const made = await control<{ clock: string }>(twin.url, 'POST', '/stores', { products: 0 });
   expect(made.clock).toBe('real');
 });
