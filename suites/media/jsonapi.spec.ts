@@ -23,7 +23,7 @@ test(
 );
 
 test(
-  ...verifies('media.jsonapi.document-structure', 'a collection and a single resource', async ({ media, rule }) => {
+  ...verifies('media.jsonapi.document-structure', 'a collection, a single resource and an error', async ({ media, rule }) => {
     const list = await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 3 } });
     expectStatus(list, 200, rule);
     const collection = jsonApiOf(list, rule);
@@ -36,6 +36,10 @@ test(
       says(rule, 'a single resource document holds an object in data'),
     ).toBe(true);
     expectSchema(single, 'media/document', rule);
+    // An error document holds errors and no data, not even a null one (jsonApiOf: never data and errors together).
+    const missing = await media.anonymous.send({ method: 'GET', path: '/anime/0', retry: false });
+    const error = jsonApiOf(missing, rule);
+    expect(Array.isArray(error.errors), says(rule, `${missing.method} ${missing.url} answered ${missing.status}: an error document holds errors`)).toBe(true);
   }),
 );
 
