@@ -105,6 +105,8 @@ export class MediaClient {
     while (next !== undefined) {
       const target = resolvedUrl(next, this.#base);
       if (target === undefined) throw this.#invalid(page.response, `a links.next that is not a URL (${JSON.stringify(this.#redactText(next))})`);
+      // A page with no resources is past the end: a next link from there would lead a walk on for ever (and through the live budget).
+      if (page.data.length === 0) throw this.#invalid(page.response, `a links.next on a page with no resources, past the end (${this.#redactUrl(target)})`);
       if (visited.has(target)) {
         throw new MediaInvalidResponseError({
           status: page.response.status,

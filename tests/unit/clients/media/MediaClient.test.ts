@@ -159,6 +159,26 @@ test.describe('iterate (follows links.next only)', () => {
     expect(media.requests).toHaveLength(2);
   });
 
+  test('a links.next on an empty page (past the end) is a MediaInvalidResponseError, not a walk through the budget', async () => {
+    let n = 0;
+    route = () => {
+      n++;
+      return n === 1
+        ? { json: { data: [resource('anime', '1')], meta: { count: 1 }, links: { next: `${media.baseUrl}/anime?page%5Boffset%5D=${n}` } } }
+        : { json: { data: [], meta: { count: 1 }, links: { next: `${media.baseUrl}/anime?page%5Boffset%5D=${n}` } } };
+    };
+    const read: string[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const anime of client().iterate('anime')) read.push(anime.id);
+      })(),
+    );
+    expect(error).toBeInstanceOf(MediaInvalidResponseError);
+    expect(error.message).toContain('a links.next on a page with no resources, past the end');
+    expect(read).toEqual(['1']);
+    expect(media.requests).toHaveLength(2);
+  });
+
   test('a links.next that is no URL is a MediaInvalidResponseError', async () => {
     route = () => ({ json: { data: [], meta: { count: 0 }, links: { next: 'http://[' } } });
     const error = await failure(
