@@ -2,7 +2,7 @@
  * Anime and manga: the Media base they share, the episodic base, and their
  * relationships, taken from the spec's tables (src/rules/mediaRoutes.ts).
  */
-import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS } from '../../../rules/mediaRoutes.ts';
+import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS, deprecatedRelationshipsOn } from '../../../rules/mediaRoutes.ts';
 import type { MediaRecord } from '../model.ts';
 import { storedMany } from '../model.ts';
 import { foldText } from '../../../text/foldText.ts';
@@ -64,16 +64,11 @@ export function tableRelationshipsOf(collection: string): Record<string, Relatio
 }
 
 /**
- * The deprecated relationships a media kind keeps (media.relationships.deprecated-marked): all of the table
- * except those named after the other kind (`animeStaff` is on anime, `mangaStaff` on manga).
+ * The deprecated relationships a media kind keeps (media.relationships.deprecated-marked): the rules' list for the
+ * kind (deprecatedRelationshipsOn), each marked with what replaced it.
  */
 export function deprecatedRelationshipsOf(kind: 'anime' | 'manga'): Record<string, RelationshipSpec> {
-  const other = kind === 'anime' ? 'manga' : 'anime';
-  const found: Record<string, RelationshipSpec> = {};
-  for (const [name, replacedBy] of Object.entries(DEPRECATED_RELATIONSHIPS)) {
-    if (!name.startsWith(other)) found[name] = rel.deprecated(replacedBy);
-  }
-  return found;
+  return Object.fromEntries(deprecatedRelationshipsOn(kind).map((name) => [name, rel.deprecated(DEPRECATED_RELATIONSHIPS[name] ?? null)]));
 }
 
 /**
