@@ -5,6 +5,7 @@
  * has, so the result published is exactly what the report and the exit code say.
  * An interaction that was skipped was not verified: its pact does not pass.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,9 +21,6 @@ export interface InteractionOutcome {
   readonly reason?: string;
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
-
 /** This run's outcomes folder. */
 export function outcomesDir(run = runName() ?? 'default'): string {
   return resolve(reportPath('pact-verify', run, 'outcomes'));
@@ -33,7 +31,7 @@ export function writeOutcome(outcome: InteractionOutcome, run?: string): void {
   const dir = outcomesDir(run);
   mkdirSync(dir, { recursive: true });
   const name = createHash('sha256').update(`${outcome.pact}\n${outcome.description}`).digest('hex').slice(0, 16);
-  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...outcome, ...(outcome.reason ? { reason: outcome.reason.replace(ANSI, '') } : {}) }));
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...outcome, ...(outcome.reason ? { reason: stripVTControlCharacters(outcome.reason) } : {}) }));
 }
 
 /** The outcome of each interaction of the pact titled `pact`, as this run's tests wrote them. */

@@ -6,6 +6,7 @@
  * request filter adds the credentials, so they never reach a pact or a report.
  * On a live target the same filter charges each request to the run's budget.
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { answerExcerpt, parsedBody, summariseMismatches, verifierMismatches } from './mismatchSummary.ts';
@@ -84,8 +85,6 @@ for (const name of ['PACT_BROKER_BASE_URL', 'PACT_BROKER_TOKEN', 'PACT_BROKER_US
 
 // The path Pact's Verifier posts state changes to; the request filter must leave those alone.
 const STATE_SETUP_PATH = '/_pactSetup';
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The worker's guard and the API whose budget the Verifier's requests are charged to. */
 type Budget = { readonly guard: LiveRequestGuard; readonly api: LiveApi };
@@ -263,8 +262,8 @@ function keepAnswer(req: FilterRequest, res: ServerResponse): Answered {
 function outputOf(json: string): string[] {
   try {
     const parsed = JSON.parse(json) as { output?: string[] };
-    return (parsed.output ?? []).join('\n').replace(ANSI, '').split('\n');
+    return stripVTControlCharacters((parsed.output ?? []).join('\n')).split('\n');
   } catch {
-    return json.replace(ANSI, '').split('\n');
+    return stripVTControlCharacters(json).split('\n');
   }
 }

@@ -4,6 +4,7 @@
  * mismatchSummary.ts), never a stack inside the harness. Pact's own output and every test's go to a log
  * beside the reports; the whole report stays in JUnit and the Allure results.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
@@ -95,8 +96,7 @@ export default class PactVerifyReporter implements Reporter {
 
 /** A failure's message, without colour codes or a stack, cut to MAX_FAILURE_LINES. */
 export function failureLines(result: Pick<TestResult, 'errors'>): string[] {
-  // eslint-disable-next-line no-control-regex
-  const message = (result.errors[0]?.message ?? 'failed without a message').replace(/\u001b\[[0-9;]*m/g, '').replace(/^\w*Error: /, '');
+  const message = stripVTControlCharacters(result.errors[0]?.message ?? 'failed without a message').replace(/^\w*Error: /, '');
   const lines = message.split('\n').filter((line) => line.trim().length > 0);
   if (lines.length <= MAX_FAILURE_LINES) return lines;
   return [...lines.slice(0, MAX_FAILURE_LINES - 1), `… ${lines.length - MAX_FAILURE_LINES + 1} more line(s) in the report`];

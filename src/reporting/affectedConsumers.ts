@@ -8,6 +8,7 @@
  * is not named. Pure: pacts and verdicts in, a list per break out; the console
  * (VerifyReporter), the Allure report and the nightly's run summary render it.
  */
+import { firstLine } from '../verify/verifySummary.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -425,21 +426,6 @@ export function affectedLines(affected: readonly Affected[], options: { width?: 
     );
   });
 }
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
-
-/** The first line of a failure that says something, without colour codes or a bare `Error: `. */
-function firstReasonLine(reason: string): string {
-  const line =
-    reason
-      .replace(ANSI, '')
-      .split('\n')
-      .map((l) => l.trim())
-      .find(Boolean) ?? '';
-  return line.replace(/^Error: /, '');
-}
-
 function plain(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/([\\*_[\]<>|`])/g, '\\$1');
 }
@@ -459,7 +445,7 @@ export function affectedMarkdown(affected: readonly Affected[], heading = '## Wh
     for (const { consumer, provider, file, interactions } of consumers) {
       lines.push(`- **${plain(consumer)}** (pact with ${plain(provider)}, \`${file}\`)`);
       for (const i of interactions) {
-        const why = i.tonight === 'failed' && i.reason ? `: ${plain(firstReasonLine(i.reason)).slice(0, 200)}` : '';
+        const why = i.tonight === 'failed' && i.reason ? `: ${plain(firstLine(i.reason)).slice(0, 200)}` : '';
         lines.push(`  - “${plain(i.description)}”: ${tonightWords(i, when)}${why}; uses ${i.uses.map(plain).join(', ')}`);
       }
     }

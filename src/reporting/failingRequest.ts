@@ -11,6 +11,7 @@
  * id), each the last DELETE of its path (an earlier DELETE of the same path is
  * the test's own).
  */
+import { stripVTControlCharacters } from 'node:util';
 import { exchangeTitle, pathOf } from './httpAttachments.ts';
 
 /** What a test's attachments hold: exchanges.json, and the readable ones named `HTTP n: GET /path → 200`. */
@@ -27,9 +28,6 @@ interface Recorded {
   /** Set by a fixture on what it sent after the test's body ended. */
   readonly cleanUp?: boolean;
 }
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 const bare = (url: string) => pathOf(url).split('?')[0]!;
 
@@ -93,7 +91,7 @@ function cleanUpLength(exchanges: readonly Recorded[]): number {
  */
 function named(message: string, exchange: Recorded, loosely: boolean): boolean {
   const { method, url } = exchange.request;
-  const text = message.replace(ANSI, '');
+  const text = stripVTControlCharacters(message);
   const forms = loosely ? [bare(url)] : [url, pathOf(url)];
   return forms.some((where) => {
     const at = text.indexOf(`${method} ${where}`);

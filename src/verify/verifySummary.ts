@@ -4,6 +4,7 @@
  * spec as it finishes, a table per API at the end, a line per failure. Rules are
  * counted as rule-coverage.md counts them (tallyRules, reasonClass).
  */
+import { stripVTControlCharacters } from 'node:util';
 import { failsOnEveryTarget, type Rule } from '../rules/Rule.ts';
 import { reasonClass, tallyRules, type RuleOutcome } from '../reporting/unverifiedRules.ts';
 import { exchangeTitle } from '../reporting/httpAttachments.ts';
@@ -129,14 +130,9 @@ export function failureLine(failure: Failure, width = 200): string {
   const line = `  ✗ ${failure.what}${failure.request ? `  ${failure.request}` : ''}  ${failure.reason}`;
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
-
 /** The first line of an error message that says something, without colour codes or a bare `Error: `. */
 export function firstLine(message: string | undefined): string {
-  const line = (message ?? '')
-    .replace(ANSI, '')
+  const line = stripVTControlCharacters(message ?? '')
     .split('\n')
     .map((l) => l.trim())
     .find((l) => l.length > 0);

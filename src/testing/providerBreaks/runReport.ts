@@ -6,6 +6,7 @@
  * non-zero without a failed test, or that ran no test at all, is an error: it
  * never reads as "nothing failed".
  */
+import { stripVTControlCharacters } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { OBSERVATION, ruleIdsOf } from '../ruleTest.ts';
 
@@ -39,8 +40,6 @@ export interface RunReport {
 /** How a run went: its report, or why it cannot be read as a verdict. */
 export type RunResult = { readonly ok: true; readonly report: RunReport } | { readonly ok: false; readonly error: string };
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
 const RULE_ID = /^[a-z]+(\.[a-z0-9-]+){2,}$/;
 
 const MAX_SUMMARY = 400;
@@ -51,16 +50,14 @@ const MAX_SUMMARY = 400;
  * For Pact's mismatch report, its numbered failures (`1.1) has status code 201` with their first detail).
  */
 export function firstLine(text: string): string {
-  const lines = text
-    .replace(ANSI, '')
+  const lines = stripVTControlCharacters(text)
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
   let summary: string;
   if (/does not hold against the [^\n]*:\n/.test(text) && !/Pact's Verifier reported:/.test(text)) {
     // The short account (contracts/verification/mismatchSummary.ts): its mismatch lines, indented under the first.
-    const items = text
-      .replace(ANSI, '')
+    const items = stripVTControlCharacters(text)
       .split('\n')
       .filter((line) => line.startsWith('  ') && line.trim().length > 0)
       .map((line) => line.trim());
