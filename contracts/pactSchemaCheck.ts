@@ -8,11 +8,8 @@
  * Not checked here: the pact's matchers (Pact checks its examples against
  * them) and request bodies (no contracts/<api>/schemas file describes a request).
  */
-import { MEDIA_CONTRACT } from '../src/rules/mediaContract.ts';
-import { STORE_CONTRACT } from '../src/rules/storeContract.ts';
-import { mediaResponseSchema } from '../src/schemas/mediaResponseSchema.ts';
+import { CONTRACT_ROUTES } from '../src/schemas/contractRoutes.ts';
 import { pathAfterBase, type RouteSchemas } from '../src/schemas/schemaBreaches.ts';
-import { storeResponseSchema } from '../src/schemas/storeResponseSchema.ts';
 import { formatIssues, validate } from '../src/schemas/validate.ts';
 import { MEDIA_PACT, STORE_PACT } from './pactNames.ts';
 import { parsePact, pactPath, type PactBody, type PactNames } from './verification/pactFile.ts';
@@ -26,13 +23,8 @@ export interface PactApi {
 }
 
 export const PACT_APIS: readonly PactApi[] = [
-  {
-    name: 'store',
-    pact: STORE_PACT,
-    pactFile: pactPath(STORE_PACT),
-    routes: { basePath: new RegExp(`/${STORE_CONTRACT.version}/\\d+`), schemaFor: storeResponseSchema },
-  },
-  { name: 'media', pact: MEDIA_PACT, pactFile: pactPath(MEDIA_PACT), routes: { basePath: MEDIA_CONTRACT.edgePrefix, schemaFor: mediaResponseSchema } },
+  { name: 'store', pact: STORE_PACT, pactFile: pactPath(STORE_PACT), routes: CONTRACT_ROUTES.store },
+  { name: 'media', pact: MEDIA_PACT, pactFile: pactPath(MEDIA_PACT), routes: CONTRACT_ROUTES.media },
 ];
 
 export interface PactSchemaReport {

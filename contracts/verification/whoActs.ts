@@ -4,8 +4,8 @@
  * route (src/schemas/), the one the suites hold every answer to; where the mismatch is outside what a
  * schema covers (a status, a header), by the target: the twins are held to the contract by the harness's gate.
  */
-import { mediaResponseSchema } from '../../src/schemas/mediaResponseSchema.ts';
-import { storeResponseSchema } from '../../src/schemas/storeResponseSchema.ts';
+import { CONTRACT_ROUTES } from '../../src/schemas/contractRoutes.ts';
+import { pathAfterBase } from '../../src/schemas/schemaBreaches.ts';
 import { formatIssues, validate } from '../../src/schemas/validate.ts';
 import type { VerifierMismatch } from './mismatchSummary.ts';
 
@@ -19,12 +19,9 @@ export interface ProviderAnswer {
 
 /** The contract schema for the answer, from the path below the API's base (/v1/{store_id} or /api/edge). */
 function contractSchema(api: 'store' | 'media', answer: ProviderAnswer): string | undefined {
-  if (api === 'store') {
-    const below = /^\/v1\/[^/]+(\/.*)$/.exec(answer.path)?.[1];
-    return below === undefined ? undefined : storeResponseSchema(answer.method, below, answer.status);
-  }
-  const below = /\/api\/edge(\/.*)$/.exec(answer.path)?.[1];
-  return below === undefined ? undefined : mediaResponseSchema(answer.method, below, answer.status);
+  const { basePath, schemaFor } = CONTRACT_ROUTES[api];
+  const below = pathAfterBase(answer.path, basePath);
+  return below === undefined ? undefined : schemaFor(answer.method, below, answer.status);
 }
 
 /** One or two lines that start with who acts and say why. */

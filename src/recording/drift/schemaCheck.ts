@@ -7,11 +7,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { liveStoreBaseUrl } from '../../config/harnessConfig.ts';
 import type { Exchange } from '../../http/Exchange.ts';
-import { MEDIA_CONTRACT } from '../../rules/mediaContract.ts';
 import { STORE_CONTRACT } from '../../rules/storeContract.ts';
-import { mediaResponseSchema } from '../../schemas/mediaResponseSchema.ts';
 import { schemaBreachOf, type RouteSchemas } from '../../schemas/schemaBreaches.ts';
-import { storeResponseSchema } from '../../schemas/storeResponseSchema.ts';
+import { CONTRACT_ROUTES } from '../../schemas/contractRoutes.ts';
 import { listCassettes, readCassette, RECORDING_APIS, requestLine, type Interaction, type RecordingApi } from '../cassette.ts';
 import { readRecordedTarget } from '../../config/harnessConfig.ts';
 import type { DriftFinding, RecordingBreach } from './findings.ts';
@@ -19,11 +17,11 @@ import { apiOf } from './load.ts';
 
 /** Where the API's paths start in a recording under root, and the schema of each route. */
 export function recordedRouteSchemas(root: string, api: RecordingApi): RouteSchemas {
-  if (api === 'media') return { basePath: MEDIA_CONTRACT.edgePrefix, schemaFor: mediaResponseSchema };
+  if (api === 'media') return CONTRACT_ROUTES.media;
   const target = existsSync(join(root, 'target.json')) ? readRecordedTarget(root, []) : undefined;
-  // Without target.json, any store id: /v1/<digits>.
-  const basePath = target?.store.mode === 'live' ? new URL(liveStoreBaseUrl(target.store, STORE_CONTRACT.version)).pathname : /\/v1\/\d+/;
-  return { basePath, schemaFor: storeResponseSchema };
+  // Without target.json, any store id.
+  if (target?.store.mode !== 'live') return CONTRACT_ROUTES.store;
+  return { ...CONTRACT_ROUTES.store, basePath: new URL(liveStoreBaseUrl(target.store, STORE_CONTRACT.version)).pathname };
 }
 
 /** A recorded interaction as the clients' Exchange record, the shape schemaBreaches checks. */
