@@ -37,6 +37,7 @@ import {
   affectedLines,
   affectedMarkdown,
   consumerOfPactTitle,
+  PACT_SOURCES,
   readConsumerPacts,
   type Affected,
   type Break,
@@ -44,12 +45,6 @@ import {
 } from '../reporting/affectedConsumers.ts';
 import { breakOfRule } from '../reporting/ruleConcerns.ts';
 import { amendAllureResults } from '../reporting/affectedAllure.ts';
-
-/**
- * The pacts whose consumers a failed rule may affect: the harness's own, the examples', and the held-out
- * consumers' (contracts/pactNames.ts PACT_DIR and OUTSIDE_PACT_SOURCES; a unit test keeps them the same).
- */
-export const PACT_SOURCES = ['contracts/pacts', 'examples/pacts', 'tests/fixtures/pacts'] as const;
 
 /** The projects whose tests verify a pact interaction, one test each (the describe names the pact). */
 const PACT_PROJECTS = new Set(['contracts-verify', 'contracts-outside']);

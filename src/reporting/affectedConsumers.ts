@@ -12,6 +12,12 @@ import { firstLine } from '../verify/verifySummary.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/**
+ * The pacts whose consumers a failed rule may affect: the harness's own, the examples', and the held-out
+ * consumers' (contracts/pactNames.ts PACT_DIR and OUTSIDE_PACT_SOURCES; a unit test keeps them the same).
+ */
+export const PACT_SOURCES = ['contracts/pacts', 'examples/pacts', 'tests/fixtures/pacts'] as const;
+
 export type ConcernApi = 'store' | 'media';
 
 /**

@@ -18,6 +18,7 @@ import {
   affectedConsumers,
   affectedMarkdown,
   consumerOfPactTitle,
+  PACT_SOURCES,
   readConsumerPacts,
   type Affected,
   type Break,
@@ -25,9 +26,6 @@ import {
 } from './affectedConsumers.ts';
 import { amendAllureResults } from './affectedAllure.ts';
 import { breakOfRule, breaksOfDrift, type DriftLike } from './ruleConcerns.ts';
-
-/** The pacts every nightly verifies besides the broker's (VerifyReporter's PACT_SOURCES). */
-const OWN_PACTS = ['contracts/pacts', 'examples/pacts', 'tests/fixtures/pacts'];
 
 export interface NightlyInputs {
   readonly verify?: string;
@@ -83,7 +81,7 @@ export function nightlySummary(inputs: NightlyInputs): { markdown: string; affec
       ...(o.reason ? { reason: o.reason } : {}),
     })),
   ];
-  const pacts = readConsumerPacts([...OWN_PACTS, ...(plan?.pacts ?? []).map((p) => p.path), ...(inputs.pacts ?? [])]);
+  const pacts = readConsumerPacts([...PACT_SOURCES, ...(plan?.pacts ?? []).map((p) => p.path), ...(inputs.pacts ?? [])]);
   const affected = affectedConsumers(breaks, pacts, verdicts);
   if (inputs.allure) amendAllureResults(inputs.allure, affected, { when: 'tonight' });
 

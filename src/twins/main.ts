@@ -7,6 +7,7 @@
  *   --media-port <n>     the media twin's port (default KITSU_TWIN_PORT, else 4020; 0 picks a free one)
  */
 import { mediaTwinClock, renamedVariableProblems, storeTwinPlan, variable as readVariable } from '../config/env.ts';
+import { DEFAULT_KITSU_TWIN_PORT, DEFAULT_STORE_TWIN_PORT } from '../config/harnessConfig.ts';
 import { isStorePlan, STORE_PLANS, type StorePlan } from '../rules/storeContract.ts';
 import { MEDIA_OAUTH_CLIENT_ID, startTwins, TwinsStartError, type Twins } from './startTwins.ts';
 
@@ -54,11 +55,11 @@ export function readTwinSettings(argv: readonly string[]): TwinSettings {
     flags.set(flag, value);
   }
   const storePort = flags.has('--store-port')
-    ? readPort('--store-port', flags.get('--store-port'), 4010)
-    : readPort('STORE_TWIN_PORT', readVariable('STORE_TWIN_PORT'), 4010);
+    ? readPort('--store-port', flags.get('--store-port'), DEFAULT_STORE_TWIN_PORT)
+    : readPort('STORE_TWIN_PORT', readVariable('STORE_TWIN_PORT'), DEFAULT_STORE_TWIN_PORT);
   const mediaPort = flags.has('--media-port')
-    ? readPort('--media-port', flags.get('--media-port'), 4020)
-    : readPort('KITSU_TWIN_PORT', readVariable('KITSU_TWIN_PORT'), 4020);
+    ? readPort('--media-port', flags.get('--media-port'), DEFAULT_KITSU_TWIN_PORT)
+    : readPort('KITSU_TWIN_PORT', readVariable('KITSU_TWIN_PORT'), DEFAULT_KITSU_TWIN_PORT);
   if (!['', 'real', 'virtual'].includes(mediaTwinClock())) {
     throw new TwinsConfigError(`KITSU_TWIN_CLOCK is "${mediaTwinClock()}". Set it to real (the default) or virtual.`);
   }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
-import VerifyReporter, { groupOf, PACT_SOURCES } from '../../../src/reporters/VerifyReporter.ts';
+import VerifyReporter, { groupOf } from '../../../src/reporters/VerifyReporter.ts';
+import { PACT_SOURCES } from '../../../src/reporting/affectedConsumers.ts';
 import { consumerOfPactTitle } from '../../../src/reporting/affectedConsumers.ts';
 
 const ROOT = '/repo';
