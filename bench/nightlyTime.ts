@@ -7,11 +7,11 @@
  *   npm run bench -- nightly                        the store twin on the contract's bucket (40, leaking 2/s)
  *   BENCH_NIGHTLY_PLAN=plus npm run bench -- nightly   the field notes' plus plan: bound by CPU, not the bucket
  */
-import { spawn } from 'node:child_process';
 import { startBreakingProxy } from '../src/testing/providerBreaks/breakingProxy.ts';
 import { MEDIA_BREAKS } from '../src/testing/providerBreaks/mediaBreaks.ts';
 import { STORE_BREAKS } from '../src/testing/providerBreaks/storeBreaks.ts';
-import { processEnv, variable } from '../src/config/env.ts';
+import { variable } from '../src/config/env.ts';
+import { runScript } from '../scripts/lib/runScript.ts';
 import { isStorePlan } from '../src/rules/storeContract.ts';
 import { signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from '../scripts/lib/twinProcess.ts';
 
@@ -30,15 +30,6 @@ const STEPS = [
   { name: 'drift', args: ['scripts/drift.ts'] },
   { name: 'report', args: ['scripts/report.ts'] },
 ] as const;
-
-function runStep(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; output: string; seconds: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...processEnv(), ...env } });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, seconds: (performance.now() - started) / 1000 })));
-}
 
 export async function nightlyTime(): Promise<void> {
   const plan = variable('BENCH_NIGHTLY_PLAN') ?? 'standard';
@@ -66,7 +57,7 @@ export async function nightlyTime(): Promise<void> {
       let budget = '';
       for (const step of STEPS) {
         console.error(`nightly bench: ${step.name}…`);
-        const run = await runStep(step.args, env);
+        const run = await runScript(step.args, env);
         const used = [...run.output.matchAll(new RegExp(BUDGET_LINE, 'g'))].map((m) => [Number(m[1]), m[2]!] as const);
         const sent = used.reduce((sum, [n]) => sum + n, 0);
         budget = used.at(-1)?.[1] ?? budget;

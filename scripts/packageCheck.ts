@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { processEnv } from '../src/config/env.ts';
+import { writeCheckReport } from './summarize.ts';
 
 const EXAMPLES = [
   { name: 'store-product-sync', states: './pact-states.ts' },
@@ -118,11 +119,17 @@ function withWrongField(pactFile: string, out: string): void {
   writeFileSync(join(out, 'wrong.json'), JSON.stringify(pact, null, 2));
 }
 
-function main(): number {
+/** `--tarball <file>`: the harness as `npm pack` already packed it (.ci/run packs first); else it packs here. */
+function main(argv: readonly string[]): number {
+  const given = argv[0] === '--tarball' ? argv[1] : undefined;
   const scratch = mkdtempSync(join(tmpdir(), 'harness-package-check-'));
   let tarball = '';
-  if (!step('npm pack (compiled into dist/ by prepare)', () => ((tarball = packHarness(scratch)), `${(statSync(tarball).size / 1e3).toFixed(0)} kB packed`)))
-    return finish(scratch);
+  const pack = () => {
+    tarball = given ? resolve(given) : packHarness(scratch);
+    if (!existsSync(tarball)) throw new Error(`--tarball ${given}: no such file; run npm pack first`);
+    return `${tarball.split('/').pop()}, ${(statSync(tarball).size / 1e3).toFixed(0)} kB`;
+  };
+  if (!step(given ? 'the tarball npm pack wrote (compiled into dist/ by prepare)' : 'npm pack (compiled into dist/ by prepare)', pack)) return finish(scratch);
   for (const example of EXAMPLES) {
     const dir = scratchCopy(example.name, tarball, scratch);
     const npx = (...args: string[]) => run('npx', ['--no-install', 'api-contract-harness', ...args], dir);
@@ -183,14 +190,10 @@ function main(): number {
 function finish(scratch: string): number {
   const passed = steps.filter((s) => s.ok).length;
   const failed = steps.length - passed;
-  mkdirSync('reports/results', { recursive: true });
-  writeFileSync(
-    'reports/results/package-check.json',
-    JSON.stringify({ stats: { expected: passed, unexpected: failed, flaky: 0, skipped: 0 }, steps }, null, 2),
-  );
+  writeCheckReport('package-check', { passed, failed }, { steps });
   console.log(`package check: ${passed} passed, ${failed} failed in ${((performance.now() - started) / 1000).toFixed(0)} s (scratch projects in ${scratch})`);
   if (failed === 0) rmSync(scratch, { recursive: true, force: true });
   return failed === 0 ? 0 : 1;
 }
 
-if (import.meta.main) process.exitCode = main();
+if (import.meta.main) process.exitCode = main(process.argv.slice(2));

@@ -6,13 +6,14 @@
  * the harness's own and the outside consumers'. Minutes, so after the gate, not in it.
  * Writes reports/results/verdicts-check.json for CI's closing line.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
 import { startBreakingProxy } from '../src/testing/providerBreaks/breakingProxy.ts';
 import { STORE_BREAKS } from '../src/testing/providerBreaks/storeBreaks.ts';
-import { gateLivePort, processEnv } from '../src/config/env.ts';
+import { gateLivePort } from '../src/config/env.ts';
+import { runScript } from './lib/runScript.ts';
+import { writeCheckReport } from './summarize.ts';
 
 const BREAK = 'total-count-off-by-one';
 const BROKEN_RULE = 'store.pagination.total-count';
@@ -40,15 +41,6 @@ function testsOf(suites: readonly JsonSuite[]): (JsonTest & { title: string })[]
   ]);
 }
 
-/** Runs npm run verify as the nightly does; answers its exit code and console. */
-function verify(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['scripts/verify.ts', '--api', 'store'], { env: { ...processEnv(), ...env } });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
-}
-
 async function main(): Promise<number> {
   const started = performance.now();
   rmSync(OUT, { recursive: true, force: true });
@@ -62,7 +54,8 @@ async function main(): Promise<number> {
     const proxy = await startBreakingProxy(`http://127.0.0.1:${storePort}`, STORE_BREAKS[BREAK]!, { signedInToken: token });
     try {
       console.log(`verdicts check: npm run verify -- --api store on live, through a proxy that breaks ${BREAK} ("${STORE_BREAKS[BREAK]!.breaks}")`);
-      const run = await verify({
+      // npm run verify as the nightly runs it, one API.
+      const run = await runScript(['scripts/verify.ts', '--api', 'store'], {
         HARNESS_TARGET: 'live',
         HARNESS_RUN_NAME: RUN,
         HARNESS_REPORTS_DIR: OUT,
@@ -105,11 +98,7 @@ async function main(): Promise<number> {
   );
   for (const problem of problems) console.log(`verdicts check: FAIL ${problem}`);
   const checks = 6;
-  mkdirSync('reports/results', { recursive: true });
-  writeFileSync(
-    'reports/results/verdicts-check.json',
-    JSON.stringify({ stats: { expected: checks - problems.length, unexpected: problems.length, flaky: 0, skipped: 0 }, problems }, null, 2),
-  );
+  writeCheckReport('verdicts-check', { passed: checks - problems.length, failed: problems.length }, { problems });
   console.log(`verdicts check: ${checks - problems.length} passed, ${problems.length} failed`);
   return problems.length === 0 ? 0 : 1;
 }
