@@ -35,8 +35,8 @@ export function buildPackage(): number {
   }
   for (const path of PACKAGED_DATA) cpSync(path, join(DIST, path), { recursive: true });
   const compiled = readdirSync(DIST, { recursive: true }).filter((name) => String(name).endsWith('.js')).length;
-  if (!existsSync(join(DIST, 'scripts/cli.js'))) {
-    console.error('buildPackage: dist/scripts/cli.js was not written: check "include" in tsconfig.build.json.');
+  if (!existsSync(join(DIST, 'scripts/bin.js'))) {
+    console.error('buildPackage: dist/scripts/bin.js (the bin) was not written: check "include" in tsconfig.build.json.');
     return 1;
   }
   console.log(`buildPackage: ${compiled} modules compiled into ${DIST}/, with ${PACKAGED_DATA.length} data folders and files`);

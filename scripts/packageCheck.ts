@@ -10,9 +10,10 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { processEnv } from '../src/config/env.ts';
+import { NEEDED_NODE, olderThanNeeded } from '../src/config/nodeVersion.ts';
 import { writeCheckReport } from './summarize.ts';
 
 const EXAMPLES = [
@@ -26,8 +27,13 @@ const MAX_FAILURE_CONSOLE_LINES = 40;
 interface Step {
   readonly name: string;
   readonly ok: boolean;
+  /** Not run, with the reason: counted as skipped, never as passed. */
+  readonly skipped?: boolean;
   readonly detail: string;
 }
+
+/** Thrown by a step that could not check what it names here: the reason is its detail. */
+class NotRun extends Error {}
 
 const steps: Step[] = [];
 const started = performance.now();
@@ -35,15 +41,19 @@ const started = performance.now();
 function step(name: string, check: () => string): boolean {
   const from = performance.now();
   let ok = true;
+  let skipped = false;
   let detail: string;
   try {
     detail = check();
   } catch (error) {
-    ok = false;
+    skipped = error instanceof NotRun;
+    ok = skipped;
     detail = error instanceof Error ? error.message : String(error);
   }
-  steps.push({ name, ok, detail });
-  console.log(`package check: ${ok ? 'ok  ' : 'FAIL'} ${name} (${((performance.now() - from) / 1000).toFixed(1)} s)${detail ? `: ${detail}` : ''}`);
+  steps.push({ name, ok, ...(skipped ? { skipped } : {}), detail });
+  console.log(
+    `package check: ${skipped ? 'skip' : ok ? 'ok  ' : 'FAIL'} ${name} (${((performance.now() - from) / 1000).toFixed(1)} s)${detail ? `: ${detail}` : ''}`,
+  );
   return ok;
 }
 
@@ -119,6 +129,37 @@ function withWrongField(pactFile: string, out: string): void {
   writeFileSync(join(out, 'wrong.json'), JSON.stringify(pact, null, 2));
 }
 
+/** The machine's own Node: the first on PATH outside node_modules (npm puts the project's node@24 pin first). */
+function machineNode(): string | undefined {
+  for (const dir of (processEnv().PATH ?? '').split(delimiter))
+    if (dir && !dir.split(sep).includes('node_modules') && existsSync(join(dir, 'node'))) return join(dir, 'node');
+  return undefined;
+}
+
+/**
+ * A team without the pin, on an older Node (as on many CI images): the bin exits 2 with the one line naming the
+ * Node found, the Node needed and the fix, whatever it was asked, and each entry point throws the same words.
+ */
+function olderNodeRefused(dir: string): string {
+  const node = machineNode();
+  const version = node ? run(node, ['--version'], dir).output.trim() : '';
+  if (!node || !olderThanNeeded(version)) throw new NotRun(`this machine's Node (${node ?? 'none on PATH'} ${version}) is not older than ${NEEDED_NODE}`);
+  const bin = join(dir, 'node_modules/.bin/api-contract-harness');
+  const words = `needs Node ${NEEDED_NODE} or newer; this is Node ${version.replace(/^v/, '')}`;
+  for (const args of [['--help'], ['pact-verify', '--pact', './pacts'], ['twins'], []]) {
+    const refused = run(node, [bin, ...args], dir);
+    expectExit(refused, 2, `api-contract-harness ${args.join(' ')} on Node ${version}`);
+    if (!refused.output.includes(words) || !refused.output.includes('npm install --save-dev node@24'))
+      throw new Error(`api-contract-harness ${args.join(' ')} on Node ${version} does not name the versions and the fix:\n${refused.output}`);
+  }
+  for (const entry of ['api-contract-harness/twins', 'api-contract-harness/states']) {
+    const imported = run(node, ['--input-type=module', '-e', `await import('${entry}')`], dir);
+    if (imported.code === 0 || !imported.output.includes(`${entry} ${words}`))
+      throw new Error(`import('${entry}') on Node ${version} exited ${imported.code} without the refusal:\n${imported.output}`);
+  }
+  return `${node} ${version}: 4 commands exit 2, 2 entry points throw, each naming the fix`;
+}
+
 /** `--tarball <file>`: the harness as `npm pack` already packed it (.ci/run packs first); else it packs here. */
 function main(argv: readonly string[]): number {
   const given = argv[0] === '--tarball' ? argv[1] : undefined;
@@ -140,6 +181,7 @@ function main(argv: readonly string[]): number {
       )
     )
       continue;
+    if (example.name === EXAMPLES[0].name) step(`${example.name}: the machine's own Node, when older, is refused loudly (no pin)`, () => olderNodeRefused(dir));
     step(`${example.name}: npm test (its pact-js consumer test writes ./pacts; its code against startTwins())`, () => {
       const tested = run('npm', ['test'], dir);
       expectExit(tested, 0, 'npm test');
@@ -188,10 +230,13 @@ function main(argv: readonly string[]): number {
 }
 
 function finish(scratch: string): number {
-  const passed = steps.filter((s) => s.ok).length;
-  const failed = steps.length - passed;
-  writeCheckReport('package-check', { passed, failed }, { steps });
-  console.log(`package check: ${passed} passed, ${failed} failed in ${((performance.now() - started) / 1000).toFixed(0)} s (scratch projects in ${scratch})`);
+  const skipped = steps.filter((s) => s.skipped).length;
+  const passed = steps.filter((s) => s.ok).length - skipped;
+  const failed = steps.length - passed - skipped;
+  writeCheckReport('package-check', { passed, failed, skipped }, { steps });
+  console.log(
+    `package check: ${passed} passed, ${failed} failed, ${skipped} skipped in ${((performance.now() - started) / 1000).toFixed(0)} s (scratch projects in ${scratch})`,
+  );
   if (failed === 0) rmSync(scratch, { recursive: true, force: true });
   return failed === 0 ? 0 : 1;
 }

@@ -24,10 +24,17 @@ export function tallyReport(path: string): Tally {
  * A check outside the test runner (the package check, the verdicts check) writes its count where this reads it,
  * in the JSON report's `stats` shape, with what it checked beside it.
  */
-export function writeCheckReport(name: string, tally: Pick<Tally, 'passed' | 'failed'>, details: Record<string, unknown>): string {
+export function writeCheckReport(
+  name: string,
+  tally: Pick<Tally, 'passed' | 'failed'> & Partial<Pick<Tally, 'skipped'>>,
+  details: Record<string, unknown>,
+): string {
   const path = join('reports/results', `${name}.json`);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify({ stats: { expected: tally.passed, unexpected: tally.failed, flaky: 0, skipped: 0 }, ...details }, null, 2));
+  writeFileSync(
+    path,
+    JSON.stringify({ stats: { expected: tally.passed, unexpected: tally.failed, flaky: 0, skipped: tally.skipped ?? 0 }, ...details }, null, 2),
+  );
   return path;
 }
 
