@@ -135,7 +135,7 @@ export function loadConfig(env: Env = process.env): HarnessConfig {
   const wantsMedia = MEDIA_VARIABLES.some((name) => env[name]?.trim());
   if (!wantsStore && !wantsMedia) {
     problems.push(
-      `HARNESS_TARGET=${target} needs the variables of at least one API: for the store ${STORE_VARIABLES.slice(0, 3).join(', ')} (and LIVE_STORE_ALLOWLIST); for media KITSU_API_URL (and KITSU_ACCESS_TOKEN for signed-in checks). See the README's "Live variables".`,
+      `HARNESS_TARGET=${target} needs the variables of at least one API: for the store ${STORE_VARIABLES.slice(0, 3).join(', ')} (and LIVE_STORE_ALLOWLIST); for media KITSU_API_URL (and KITSU_ACCESS_TOKEN for signed-in checks). See docs/live.md.`,
     );
   }
   const store = wantsStore ? readLiveStore(env, problems) : offApi('store', STORE_VARIABLES.slice(0, 3));
@@ -181,7 +181,7 @@ function offApi(api: 'store' | 'media', variables: readonly string[]): OffApiCon
   return {
     mode: 'off',
     allowWrites: false,
-    reason: `the ${api} API is not configured for this run: set ${variables.join(', ')} to verify it too (README, "Live variables").`,
+    reason: `the ${api} API is not configured for this run: set ${variables.join(', ')} to verify it too (docs/live.md).`,
   };
 }
 
