@@ -1,0 +1,75 @@
+/**
+ * `npm run bench -- break-cost`: what a break that fails much costs a live run. Each API's `npm run verify -- --api
+ * <api>` on live, against a twin process on the plus plan (bound by the CPU, not the bucket), first clean (a
+ * pass-through proxy), then behind a proxy that breaks every error document, in one run. Playwright gives every
+ * failed test a new worker, so a break that fails hundreds of tests could multiply the run; the target is at most
+ * twice the clean run. Prints each run's wall time, failed and passed tests, and the ratio.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startBreakingProxy, type ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
+import { MEDIA_BREAKS } from '../src/testing/providerBreaks/mediaBreaks.ts';
+import { runScript } from '../scripts/lib/runScript.ts';
+import { tallyReport } from '../scripts/summarize.ts';
+import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from '../scripts/lib/twinProcess.ts';
+
+const PORTS = { store: 4730, media: 4731 } as const;
+const TARGET_RATIO = 2;
+const OUT = 'reports/bench-break-cost';
+
+/** A break of each API's error documents, the kind that touches most tests. */
+const ERROR_DOCUMENTS: Record<'store' | 'media', { name: string; change: ProviderChange }> = {
+  // Every store error answered with one shape the contract does not have.
+  store: {
+    name: 'every error answered {"message": …}',
+    change: { onResponse: (res) => (res.status >= 400 ? { ...res, body: '{"message":"Something went wrong"}' } : res) },
+  },
+  media: { name: 'media:errors-not-an-array', change: MEDIA_BREAKS['errors-not-an-array']! },
+};
+
+export async function breakCost(): Promise<void> {
+  const twin = await startTwinProcess(PORTS.store, PORTS.media, 'ignore', RECORDING_PLAN);
+  try {
+    const token = await signInOnMediaTwin(PORTS.media);
+    console.log('api    provider                              wall (s)  failed  passed  skipped  ratio');
+    for (const api of ['store', 'media'] as const) {
+      let clean = 0;
+      for (const [label, change] of [
+        ['clean (pass-through proxy)', {}],
+        [ERROR_DOCUMENTS[api].name, ERROR_DOCUMENTS[api].change],
+      ] as const) {
+        const upstream = `http://127.0.0.1:${api === 'store' ? PORTS.store : PORTS.media}`;
+        const proxy = await startBreakingProxy(upstream, change, { signedInToken: token });
+        try {
+          const run = `break-cost-${api}-${change === ERROR_DOCUMENTS[api].change ? 'broken' : 'clean'}`;
+          console.error(`break-cost bench: ${api}, ${label}…`);
+          const result = await runScript(['scripts/verify.ts', '--api', api], {
+            HARNESS_TARGET: 'live',
+            HARNESS_RUN_NAME: run,
+            HARNESS_REPORTS_DIR: OUT,
+            ...twinAsLiveEnv({
+              storeUrl: api === 'store' ? proxy.url : upstream,
+              mediaUrl: `${api === 'media' ? proxy.url : `http://127.0.0.1:${PORTS.media}`}/api/edge`,
+              mediaToken: token,
+              userAgent: 'api-contract-harness break-cost bench (https://example.invalid)',
+            }),
+          });
+          const report = join(OUT, 'results', `${run}.json`);
+          if (!existsSync(report)) throw new Error(`${run}: verify wrote no report (exit ${result.code}):\n${result.output.slice(-2000)}`);
+          const tally = tallyReport(report);
+          if (clean === 0) clean = result.seconds;
+          const ratio = result.seconds / clean;
+          const verdict = change === ERROR_DOCUMENTS[api].change ? `×${ratio.toFixed(2)} ${ratio <= TARGET_RATIO ? 'MET' : 'MISSED'}` : '';
+          console.log(
+            `${api.padEnd(6)} ${label.padEnd(36)} ${result.seconds.toFixed(1).padStart(8)}  ${String(tally.failed).padStart(6)}  ${String(tally.passed).padStart(6)}  ${String(tally.skipped).padStart(7)}  ${verdict}`,
+          );
+        } finally {
+          proxy.server.close();
+        }
+      }
+    }
+    console.log(`target: behind the break, at most ×${TARGET_RATIO} the clean run's wall time, each API`);
+  } finally {
+    await stopTwinProcess(twin);
+  }
+}
