@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type ajvFormats from 'ajv-formats';
+import { CACHE_VALIDATORS, cachedValidators } from './validatorCache.ts';
 
 /** Where the contracts live: `contracts/<api>/schemas/<name>.schema.json`. */
 export const CONTRACTS_DIR = fileURLToPath(new URL('../../contracts/', import.meta.url));
@@ -22,6 +23,8 @@ export interface SchemaEntry {
   readonly schema: AnySchemaObject;
 }
 
+const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true } as const;
+
 /** When a loaded registry compiles its schemas: all at load (a schema that does not compile fails the load), or each on first use. */
 export type CompileWhen = 'at-load' | 'on-use';
 
@@ -36,20 +39,11 @@ export type CompileWhen = 'at-load' | 'on-use';
 export class SchemaRegistry {
   /**
    * Reads every schema under `contractsDir` and compiles them `when` asked; throws naming the file at fault.
-   * Compiling all 41 takes half a second, which every test worker would pay for the few it validates against.
+   * In a checkout the validators come from a disk cache of Ajv's standalone code (validatorCache.ts): compiling
+   * all 41 takes half a second, which every test worker, and every worker after a failed test, would pay.
    */
   static load(contractsDir: string = CONTRACTS_DIR, when: CompileWhen = 'at-load'): SchemaRegistry {
-    const entries = readSchemaFiles(contractsDir);
-    const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-    ajvFormats.default(ajv);
-    for (const entry of entries) {
-      try {
-        ajv.addSchema(entry.schema);
-      } catch (error) {
-        throw new Error(`schemaRegistry: ${entry.file} could not be added: ${(error as Error).message}`, { cause: error });
-      }
-    }
-    const registry = new SchemaRegistry(entries, ajv);
+    const registry = new SchemaRegistry(readSchemaFiles(contractsDir));
     if (when === 'at-load') for (const name of registry.names) registry.compile(name);
     return registry;
   }
@@ -57,12 +51,14 @@ export class SchemaRegistry {
   /** Short names of every loaded schema, sorted: `store/category`, `store/product`, ... */
   readonly names: readonly string[];
   readonly #entries: ReadonlyMap<string, SchemaEntry>;
-  readonly #ajv: Ajv2020;
+  /** Made when a validator is not in the cache: Ajv's own start compiles the draft 2020-12 meta-schema. */
+  #ajv: Ajv2020 | undefined;
   readonly #compiled = new Map<string, ValidateFunction>();
+  /** Every validator at once, from the disk cache (validatorCache.ts); undefined until first asked, false when not cached. */
+  #cached: Record<string, ValidateFunction> | false | undefined;
 
-  private constructor(entries: readonly SchemaEntry[], ajv: Ajv2020) {
+  private constructor(entries: readonly SchemaEntry[]) {
     this.#entries = new Map(entries.map((entry) => [entry.name, entry]));
-    this.#ajv = ajv;
     this.names = [...this.#entries.keys()].sort();
   }
 
@@ -75,9 +71,14 @@ export class SchemaRegistry {
     const known = this.#compiled.get(name);
     if (known) return known;
     const entry = this.entry(name);
-    let validator: ValidateFunction | undefined;
+    this.#cached ??= (CACHE_VALIDATORS && cachedValidators([...this.#entries.values()], AJV_OPTIONS, () => this.#compiler())) || false;
+    let validator: ValidateFunction | undefined = this.#cached ? this.#cached[name] : undefined;
+    if (validator) {
+      this.#compiled.set(name, validator);
+      return validator;
+    }
     try {
-      validator = this.#ajv.getSchema(entry.id);
+      validator = this.#compiler().getSchema(entry.id);
     } catch (error) {
       throw new Error(
         `schemaRegistry: ${entry.file} does not compile in strict mode: ${(error as Error).message}. ` +
@@ -88,6 +89,26 @@ export class SchemaRegistry {
     if (!validator) throw new Error(`schemaRegistry: ${entry.file} compiled to nothing (id ${entry.id})`);
     this.#compiled.set(name, validator);
     return validator;
+  }
+
+  /** Ajv with every schema added (each checked against the draft 2020-12 meta-schema); throws naming the file at fault. */
+  #compiler(): Ajv2020 {
+    if (this.#ajv) return this.#ajv;
+    // Loaded here, not imported: a worker whose validators come from the cache never needs Ajv's compiler.
+    const load = createRequire(import.meta.url);
+    const { Ajv2020 } = load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const addFormats = load('ajv-formats') as typeof ajvFormats;
+    const ajv = new Ajv2020({ ...AJV_OPTIONS, ...(CACHE_VALIDATORS ? { code: { source: true } } : {}) });
+    addFormats.default(ajv);
+    for (const entry of this.#entries.values()) {
+      try {
+        ajv.addSchema(entry.schema);
+      } catch (error) {
+        throw new Error(`schemaRegistry: ${entry.file} could not be added: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    this.#ajv = ajv;
+    return ajv;
   }
 
   /** The loaded entry (file, `$id`, schema body) of `name`. */
