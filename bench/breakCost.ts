@@ -48,7 +48,7 @@ export async function breakCost(): Promise<void> {
             HARNESS_RUN_NAME: run,
             HARNESS_REPORTS_DIR: OUT,
             ...twinAsLiveEnv({
-              storeUrl: api === 'store' ? proxy.url : upstream,
+              storeUrl: api === 'store' ? proxy.url : `http://127.0.0.1:${PORTS.store}`,
               mediaUrl: `${api === 'media' ? proxy.url : `http://127.0.0.1:${PORTS.media}`}/api/edge`,
               mediaToken: token,
               userAgent: 'api-contract-harness break-cost bench (https://example.invalid)',
