@@ -66,7 +66,9 @@ export function reportCategories(): CategoryRule[] {
       id: 'affects-consumers',
       name: CATEGORY_NAMES.affectsConsumers,
       matchers: (d) => brokenContract(d) && affectsConsumers(d),
-      groupBy: [{ label: AFFECTED_LABEL }, { label: 'epic' }],
+      // Under the consumers, the failed tests themselves: each message differs (its numbers), a group apiece.
+      groupBy: [{ label: AFFECTED_LABEL }],
+      groupByMessage: false,
       expand: true,
     },
     {

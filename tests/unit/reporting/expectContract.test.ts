@@ -50,3 +50,8 @@ test('a value the provider gave outside the contract’s set reads the same way,
   expect(failureOf(() => expectOneOf('prev', ['next', 'last'], 'Link rel'))).toMatch(/\nExpected: one of "next", "last"\nReceived: "prev"$/);
   expect(failureOf(() => contractExpect<unknown>(1).not.toBeOneOf([1]))).toMatch(/\nExpected: not 1\nReceived: 1$/);
 });
+
+test("a header outside the range the contract's model allows prints the range as Expected and the header as Received", () => {
+  expect(failureOf(() => contractExpect(19845, 'X-Rate-Limit-Reset').toBeWithin(0, 500))).toMatch(/\nExpected: from 0 to 500\nReceived: 19845$/);
+  expect(() => contractExpect(500, 'X-Rate-Limit-Reset').toBeWithin(0, 500)).not.toThrow();
+});

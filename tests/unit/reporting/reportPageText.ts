@@ -49,7 +49,8 @@ export function pageTexts(result: BuiltResult): { where: string; text: string; r
 
 const SHOWN_AS_TEXT: readonly [RegExp, string][] = [
   [/<!--/, 'an HTML comment'],
-  [/<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?\/?>/i, 'an HTML tag'],
+  // `<p>`, `</p>`, `<a href="…">`; a placeholder in angle brackets (`<a product page>`) is no tag.
+  [/<\/[a-z][a-z0-9]*>|<[a-z][a-z0-9]*\s*\/?>|<[a-z][a-z0-9]*\s[^<>]*=[^<>]*>/i, 'an HTML tag'],
   [/&(?:lt|gt|amp|quot|#\d+);/, 'an HTML entity'],
   [/```/, 'a code fence'],
   // eslint-disable-next-line no-control-regex
