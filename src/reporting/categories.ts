@@ -1,8 +1,12 @@
 /**
  * Whose fault a red (or noteworthy) test is, as the report's categories: the
  * first category whose matcher fits wins, so the order matters.
- * - a broken contract: a rule, a schema or a pact failed against a real (or
- *   recorded) provider: the provider's fault;
+ * - a broken contract that affects consumers: a rule failed against a real
+ *   (or recorded) provider and some consumer's pact uses what it covers
+ *   (affectedAllure.ts): the provider's fault, grouped by those consumers, so
+ *   a QA lead sees first whom the night's failures touch;
+ * - any other broken contract: a rule, a schema or a pact failed against a
+ *   real (or recorded) provider: the provider's fault;
  * - a recording out of step: a replay was asked for a request never recorded;
  * - a known defect of the real service, and an observation: what a real
  *   provider was seen to do beyond the contract, passed as findings
@@ -13,6 +17,7 @@
 import type { AllureConfig } from 'allure';
 import { FINDING_LABEL } from './findings.ts';
 import { TARGET_LABEL } from './allureMeta.ts';
+import { AFFECTED_LABEL, NO_CONSUMER } from './affectedAllure.ts';
 
 type CategoryRule = Extract<NonNullable<AllureConfig['categories']>, { rules: unknown }>['rules'][number];
 type PredicateMatcher = Extract<NonNullable<CategoryRule['matchers']>, (d: never) => boolean>;
@@ -35,7 +40,19 @@ function againstRealProvider(d: CategoryMatchingData): boolean {
   return labelOf(d, TARGET_LABEL) !== 'twin';
 }
 
+/** Red against a real provider, with a message that names a rule, the schemas or a pact. */
+function brokenContract(d: CategoryMatchingData): boolean {
+  return RED.includes(d.status as (typeof RED)[number]) && againstRealProvider(d) && CONTRACT_FAILURE.test(d.message ?? '');
+}
+
+/** Some consumer's pact uses what the failed rule covers (the label affectedAllure.ts writes). */
+function affectsConsumers(d: CategoryMatchingData): boolean {
+  const consumers = labelOf(d, AFFECTED_LABEL);
+  return consumers !== undefined && consumers !== NO_CONSUMER;
+}
+
 export const CATEGORY_NAMES = {
+  affectsConsumers: "Broken contract that affects consumers (the provider's fault)",
   brokenContract: "Broken contract (the provider's fault)",
   replayMiss: 'Recording out of step with the suites (record again)',
   knownDefect: 'Known defect of the real service',
@@ -46,9 +63,18 @@ export const CATEGORY_NAMES = {
 export function reportCategories(): CategoryRule[] {
   return [
     {
+      id: 'affects-consumers',
+      name: CATEGORY_NAMES.affectsConsumers,
+      matchers: (d) => brokenContract(d) && affectsConsumers(d),
+      // Under the consumers, the failed tests themselves: each message differs (its numbers), a group apiece.
+      groupBy: [{ label: AFFECTED_LABEL }],
+      groupByMessage: false,
+      expand: true,
+    },
+    {
       id: 'broken-contract',
       name: CATEGORY_NAMES.brokenContract,
-      matchers: (d) => RED.includes(d.status as (typeof RED)[number]) && againstRealProvider(d) && CONTRACT_FAILURE.test(d.message ?? ''),
+      matchers: brokenContract,
       groupBy: [{ label: 'epic' }, { label: 'feature' }],
       expand: true,
     },

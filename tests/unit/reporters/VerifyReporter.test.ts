@@ -265,12 +265,10 @@ test('a failed rule names the consumers whose pacts use what broke (and only tho
   const written = JSON.parse(readFileSync(join(dir, 'affected-consumers.json'), 'utf8')) as { breaks: { id: string; failingRequests: string[] }[] };
   expect(written.breaks).toEqual([expect.objectContaining({ id: 'store.pagination.total-count', failingRequests: ['GET /v1/1/products?per_page=30 → 200'] })]);
 
-  const amended = JSON.parse(readFileSync(join(allure, 'r1-result.json'), 'utf8')) as { description: string; attachments: { name: string; source: string }[] };
-  expect(amended.description).toMatch(/^\*\*store\.pagination\.total-count\*\*\n\n<!-- consumers affected -->\n#### Consumers affected/);
-  expect(amended.attachments.map((a) => a.name)).toEqual(['consumers affected']);
-  expect(readFileSync(join(allure, amended.attachments[0]!.source), 'utf8')).toContain(
-    '“a request for the first page of products, 30 per page”: failed in this run',
-  );
+  const amended = JSON.parse(readFileSync(join(allure, 'r1-result.json'), 'utf8')) as { description: string; labels: { name: string; value: string }[] };
+  expect(amended.description).toMatch(/^\*\*store\.pagination\.total-count\*\*\n\n#### Consumers affected\n\n- \*\*store-integration\*\*\n/);
+  expect(amended.description).toContain('“a request for the first page of products, 30 per page”: failed in this run');
+  expect(amended.labels).toContainEqual({ name: 'consumers affected', value: 'store-integration' });
   expect(JSON.parse(readFileSync(join(allure, 'r2-result.json'), 'utf8'))).not.toHaveProperty('description');
 });
 

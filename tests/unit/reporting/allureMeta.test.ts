@@ -3,6 +3,7 @@ import { CATALOGUES } from '../../../src/rules/catalogues.ts';
 import { AREA_FEATURES, allureMetaFor, featureOf, HARNESS_EPIC } from '../../../src/reporting/allureMeta.ts';
 import { headingsOf, ruleSpecFile, ruleSpecLink, SPEC_FILES } from '../../../src/reporting/specLinks.ts';
 import { CATEGORY_NAMES, reportCategories } from '../../../src/reporting/categories.ts';
+import { AFFECTED_LABEL, NO_CONSUMER } from '../../../src/reporting/affectedAllure.ts';
 import { matchCategory, normalizeCategoriesConfig } from '@allurereport/core-api';
 import { exchangeText, exchangeTitle } from '../../../src/reporting/httpAttachments.ts';
 
@@ -87,6 +88,17 @@ test.describe('report categories say whose fault a red test is', () => {
     // npm run drift's own result: contract breaks in a fresh recording are the provider's.
     const drift = [{ name: 'target', value: 'record' }];
     expect(categorise({ status: 'failed', message: '2 contract breaks, 1 observation: …', labels: drift })).toBe(CATEGORY_NAMES.brokenContract);
+  });
+
+  test('a broken contract whose rule some consumer uses comes first, under those consumers; one no consumer uses stays a broken contract', () => {
+    const message = 'Error: [store.ratelimit.headers] X-Rate-Limit-Remaining cannot exceed X-Rate-Limit-Limit';
+    const affecting = [...live, { name: AFFECTED_LABEL, value: 'store-integration, storefront-menu' }];
+    expect(categorise({ status: 'failed', message, labels: affecting })).toBe(CATEGORY_NAMES.affectsConsumers);
+    expect(categorise({ status: 'failed', message, labels: [...live, { name: AFFECTED_LABEL, value: NO_CONSUMER }] })).toBe(CATEGORY_NAMES.brokenContract);
+    // On the twins a red test is the harness's, whoever it affects.
+    expect(categorise({ status: 'failed', message, labels: [...mock, { name: AFFECTED_LABEL, value: 'store-integration' }] })).toBe(CATEGORY_NAMES.brokenTest);
+    const category = categories.find((c) => c.name === CATEGORY_NAMES.affectsConsumers)!;
+    expect(category.groupBy?.[0]).toEqual({ label: AFFECTED_LABEL });
   });
 
   test('a replay miss, an observation, a known defect and a plain crash each land in their own category; a plain pass in none', () => {

@@ -1,7 +1,7 @@
 /**
  * A tiny run whose Allure results the report test builds and renders: the real
- * store fixtures against twins on their own ports, one test that passes and one
- * that fails on purpose. Not part of any project of playwright.config.ts.
+ * store fixtures against twins on their own ports (report.sample.ts), under
+ * verify's reporter, which writes the consumers a failed rule affects. Not part of any project of playwright.config.ts.
  */
 import { defineConfig } from '@playwright/test';
 import { harnessConfig } from '../../../../src/config/harnessConfig.ts';
@@ -14,7 +14,14 @@ const storePort = Number(process.env.STORE_TWIN_PORT);
 const mediaPort = Number(process.env.KITSU_TWIN_PORT);
 
 export default defineConfig({
-  reporter: [['allure-playwright', { resultsDir, environmentInfo: environmentInfo(harnessConfig(), 'report sample') }]],
+  reporter: [
+    ['allure-playwright', { resultsDir, environmentInfo: environmentInfo(harnessConfig(), 'report sample') }],
+    // npm run verify's console: it adds the consumers each failed rule affects to the Allure results, as on a real run.
+    [
+      '../../../../src/reporters/VerifyReporter.ts',
+      { apis: ['store'], target: 'twin', outputLog: `${resultsDir}/../verify/output.log`, allureResultsDir: resultsDir },
+    ],
+  ],
   outputDir: `${resultsDir}/../test-output`,
   projects: [{ name: 'store', testDir: '.', testMatch: '*.sample.ts' }],
   webServer: {

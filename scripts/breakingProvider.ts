@@ -1,0 +1,56 @@
+/**
+ * `node scripts/breakingProvider.ts store:<break>`: one break of `npm run breaks`
+ * kept up by hand, for a live run a person watches (the report's picture,
+ * docs/reports.md). Starts the twins on BREAKS_FIRST_PORT and the next port,
+ * puts the breaking proxy (src/testing/providerBreaks/) in front of the store
+ * twin on the port after, writes the variables a live run needs to
+ * reports/breaking-provider.env, and keeps running until Ctrl-C:
+ *
+ *   node scripts/breakingProvider.ts store:rate-remaining-always-full &
+ *   . reports/breaking-provider.env && npm run verify -- --api store
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
+import { startBreakingProxy } from '../src/testing/providerBreaks/breakingProxy.ts';
+import { STORE_BREAKS } from '../src/testing/providerBreaks/storeBreaks.ts';
+import { breaksFirstPort, reportPath } from '../src/config/env.ts';
+
+const ENV_FILE = reportPath('breaking-provider.env');
+const [wanted = ''] = process.argv.slice(2);
+const name = wanted.replace(/^store:/, '');
+const change = STORE_BREAKS[name];
+if (!change) {
+  console.error(`breakingProvider: name a store break (store:<name>), one of: ${Object.keys(STORE_BREAKS).join(', ')}`);
+  process.exit(2);
+}
+
+const storePort = breaksFirstPort();
+const twin = await startTwinProcess(storePort, storePort + 1);
+const token = await signInOnMediaTwin(storePort + 1);
+const proxy = await startBreakingProxy(`http://127.0.0.1:${storePort}`, change, { signedInToken: token }, storePort + 2);
+const env = {
+  HARNESS_TARGET: 'live',
+  ...twinAsLiveEnv({
+    storeUrl: proxy.url,
+    mediaUrl: `http://127.0.0.1:${storePort + 1}/api/edge`,
+    mediaToken: token,
+    userAgent: 'api-contract-harness breaking provider (https://example.invalid/api-contract-harness)',
+  }),
+};
+mkdirSync(dirname(ENV_FILE), { recursive: true });
+writeFileSync(
+  ENV_FILE,
+  Object.entries(env)
+    .map(([key, value]) => `export ${key}='${value}'\n`)
+    .join(''),
+);
+console.log(`breakingProvider: store:${name} (${change.breaks}) at ${proxy.url}; . ${ENV_FILE} before a live run; Ctrl-C stops it`);
+
+async function stop(): Promise<void> {
+  proxy.server.close();
+  await stopTwinProcess(twin);
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
