@@ -1,12 +1,12 @@
 /**
- * `node scripts/breakingProvider.ts store:<break>`: one break of `npm run breaks`
+ * `npm run breaks:provider -- store:<break>`: one break of `npm run breaks`
  * kept up by hand, for a live run a person watches (the report's picture,
  * docs/reports.md). Starts the twins on BREAKS_FIRST_PORT and the next port,
  * puts the breaking proxy (src/testing/providerBreaks/) in front of the store
  * twin on the port after, writes the variables a live run needs to
  * reports/breaking-provider.env, and keeps running until Ctrl-C:
  *
- *   node scripts/breakingProvider.ts store:rate-remaining-always-full &
+ *   npm run breaks:provider -- store:rate-remaining-always-full &
  *   . reports/breaking-provider.env && npm run verify -- --api store
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
