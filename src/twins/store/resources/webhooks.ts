@@ -19,6 +19,7 @@ export type EventSource = 'contract' | 'field notes' | 'real 422' | 'public docs
  */
 export const WEBHOOK_EVENT_SOURCES: Readonly<Record<string, EventSource>> = {
   'app/uninstalled': 'field notes',
+  // store.webhooks.app-events-registrable: States and transitions makes both available for registration.
   'app/suspended': 'contract',
   'app/resumed': 'contract',
   'cart/created': 'real 422',
