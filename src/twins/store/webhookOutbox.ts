@@ -60,6 +60,8 @@ export interface OutboxOptions {
   /** The store's clock: the schedule runs on it (a virtual one only moves through the control API). */
   readonly clock: Clock;
   readonly timeoutMs?: number;
+  /** When attempts are due, from the event; RETRY_SCHEDULE_MS unless a unit test needs a short one on a real clock. */
+  readonly schedule?: readonly number[];
   /** Oldest records are dropped past this, so a long-running twin stays small. */
   readonly maxRecords?: number;
 }
@@ -81,6 +83,7 @@ export class WebhookOutbox {
   readonly #options: OutboxOptions;
   readonly #timeoutMs: number;
   readonly #maxRecords: number;
+  readonly #schedule: readonly number[];
   #paused: () => boolean = () => false;
   #lastId = 0;
 
@@ -88,6 +91,7 @@ export class WebhookOutbox {
     this.#options = options;
     this.#timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     this.#maxRecords = options.maxRecords ?? 1_000;
+    this.#schedule = options.schedule ?? RETRY_SCHEDULE_MS;
     options.signal.addEventListener('abort', () => {
       for (const timer of this.#timers) clearTimeout(timer);
       this.#timers.clear();
@@ -190,11 +194,11 @@ export class WebhookOutbox {
       return;
     }
     const next = slot + 1;
-    const offset = RETRY_SCHEDULE_MS[next];
+    const offset = this.#schedule[next];
     if (offset === undefined) {
       record.state = 'failed';
       record.nextAttemptAt = null;
-      record.error = `${attempt.error ?? 'no 2xx'}; gave up after ${RETRY_SCHEDULE_MS.length} attempts, 48 h after the event (store.webhooks.retry-window)`;
+      record.error = `${attempt.error ?? 'no 2xx'}; gave up after ${this.#schedule.length} attempts, at the end of the retry window (store.webhooks.retry-window)`;
       this.#slots.delete(record);
       return;
     }

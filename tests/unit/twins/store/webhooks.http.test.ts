@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
-import { VirtualClock } from '../../../../src/clock/Clock.ts';
+import { systemClock, VirtualClock } from '../../../../src/clock/Clock.ts';
 import type { RunningStoreTwin } from '../../../../src/twins/store/server.ts';
 import { RETRY_SCHEDULE_MS, RETRY_WINDOW_MS } from '../../../../src/twins/store/webhookDelivery.ts';
 import { WebhookOutbox, type DeliveryRecord } from '../../../../src/twins/store/webhookOutbox.ts';
@@ -252,4 +252,26 @@ test('the schedule backs off: the gaps never shrink, and the last slot is the en
   expect(gaps.every((gap, i) => gap > 0 && (i === 0 || gap >= gaps[i - 1]!))).toBe(true);
   expect(RETRY_SCHEDULE_MS[0]).toBe(0);
   expect(RETRY_SCHEDULE_MS.at(-1)).toBe(RETRY_WINDOW_MS);
+});
+
+test('store.webhooks.retry-schedule on a real clock: a timer makes each retry when it is due, and the twin closing stops them', async () => {
+  const closing = new AbortController();
+  // The twin's schedule on a real clock is minutes apart; the same outbox on a schedule of milliseconds.
+  const outbox = new WebhookOutbox({ signal: closing.signal, clock: systemClock, schedule: [0, 50, 100, 10_000] });
+  try {
+    outbox.enqueue({ event: 'product/created', url: `${receiverUrl}/flaky-2-real`, body: '{"store_id":1,"event":"product/created","id":3}', secret: 's' });
+    await expect.poll(() => outbox.list()[0]!.state, { timeout: 5_000 }).toBe('delivered');
+    const [delivery] = outbox.list();
+    expect(delivery!.attempts.map((a) => [a.attempt, a.at - delivery!.eventAt, a.status])).toEqual([
+      [1, 0, 500],
+      [2, 50, 500],
+      [3, 100, 200],
+    ]);
+    outbox.enqueue({ event: 'product/created', url: `${receiverUrl}/fail`, body: '{"store_id":1,"event":"product/created","id":4}', secret: 's' });
+    await expect.poll(() => outbox.list()[1]!.attempts.length, { timeout: 5_000 }).toBe(3);
+    closing.abort(); // the 10 s slot's timer goes with the twin
+    expect(outbox.list()[1]!.state).toBe('pending');
+  } finally {
+    closing.abort();
+  }
 });
