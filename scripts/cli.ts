@@ -23,6 +23,10 @@ Commands:
   twins [--host <address>] [--store-port <n>] [--media-port <n>]
               both twins in the foreground (store 127.0.0.1:4010, media 127.0.0.1:4020)
   doctor      checks a live setup in three requests or fewer, before a live run
+  webhooks send <event> --to <url> --secret <app secret> [--store-id <n>] [--id <n>]
+              one delivery to your handler, signed and posted as the store does; prints its answer
+  webhooks check --to <url> --secret <app secret>
+              a conformance check of your webhook handler, one verdict line per check
   help [<command>]  this text, or a command's own options
 
 Options of pact-verify:
@@ -104,7 +108,12 @@ async function doctor(argv: readonly string[]): Promise<number> {
   return doctorCommand();
 }
 
-const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = { 'pact-verify': pactVerify, twins, doctor };
+async function webhooks(argv: readonly string[]): Promise<number> {
+  const { webhooksCommand } = await import('./webhooks.ts');
+  return webhooksCommand(argv);
+}
+
+const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = { 'pact-verify': pactVerify, twins, doctor, webhooks };
 
 export async function cli(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;

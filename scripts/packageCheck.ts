@@ -16,9 +16,11 @@ import { processEnv } from '../src/config/env.ts';
 import { NEEDED_NODE, olderThanNeeded } from '../src/config/nodeVersion.ts';
 import { writeCheckReport } from './summarize.ts';
 
+/** `messages`: its pact holds messages (webhook deliveries), which pact-verify does not verify yet: no pact-verify step. */
 const EXAMPLES = [
-  { name: 'store-product-sync', states: './pact-states.ts' },
-  { name: 'media-library-reader', states: undefined },
+  { name: 'store-product-sync', states: './pact-states.ts', messages: false },
+  { name: 'media-library-reader', states: undefined, messages: false },
+  { name: 'store-webhook-handler', states: undefined, messages: true },
 ] as const;
 const COMMITTED_PACTS = resolve('examples/pacts');
 /** The one-wrong-field case's console must stay this short (it was thousands of lines). */
@@ -192,6 +194,8 @@ function main(argv: readonly string[]): number {
       `${example.name}: the pact it writes is the committed one (examples/pacts)`,
       () => (samePact(written, join(COMMITTED_PACTS, written.split('/').pop()!)), ''),
     );
+    if (example.name === 'store-webhook-handler') webhookHandlerSteps(dir);
+    if (example.messages) continue;
     step(`${example.name}: npx api-contract-harness pact-verify --pact ./pacts${example.states ? ` --states ${example.states}` : ''}`, () => {
       const from = performance.now();
       const verified = npx('pact-verify', '--pact', './pacts', ...(example.states ? ['--states', example.states] : []));
@@ -227,6 +231,24 @@ function main(argv: readonly string[]): number {
     });
   }
   return finish(scratch);
+}
+
+/** `webhooks check` against the team's handler passes, and against one that skips the signature fails, naming the checks. */
+function webhookHandlerSteps(dir: string): void {
+  step('store-webhook-handler: npm run webhooks:check (npx api-contract-harness webhooks check against its handler)', () => {
+    const checked = run('npm', ['run', 'webhooks:check'], dir);
+    expectExit(checked, 0, 'webhooks check');
+    const verdict = /webhooks check: (\d+) passed, 0 failed/.exec(checked.output);
+    if (!verdict) throw new Error(`no verdict line in:\n${checked.output}`);
+    return verdict[0];
+  });
+  step('store-webhook-handler: a handler that skips the signature fails webhooks check, exit 1', () => {
+    const failed = run('npm', ['run', 'webhooks:check', '--', '--insecure'], dir);
+    expectExit(failed, 1, 'webhooks check of the insecure handler');
+    for (const expected of ['FAIL a wrong signature is not answered 2xx', 'FAIL a missing signature is not answered 2xx'])
+      if (!failed.output.includes(expected)) throw new Error(`the check does not say "${expected}":\n${failed.output}`);
+    return '2 failed, as they should';
+  });
 }
 
 function finish(scratch: string): number {

@@ -77,6 +77,7 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'store.ratelimit.reset-ms': { routes: ALL, headers: ['X-Rate-Limit-Reset'] },
   'store.client.paces-to-bucket': { routes: ALL, headers: RATE_HEADERS, statuses: [429] },
   'store.suspension.every-call-402': { routes: ALL, statuses: [402] },
+  'store.webhooks.app-events-registrable': { routes: ['/webhooks', '/webhooks/{id}'] },
   'store.webhooks.suspension-events': WEBHOOK_DELIVERY,
   'store.webhooks.not-called-while-suspended': WEBHOOK_DELIVERY,
   'store.storefront.on-change-variant': BROWSER,

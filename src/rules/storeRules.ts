@@ -491,7 +491,23 @@ const rules = [
     source: 'field-notes',
     needs: 'any',
     writes: true,
-    text: 'POST /webhooks {event,url} answers 201 {id,event,url,created_at,updated_at}; app/suspended and app/resumed can be registered.',
+    text: 'POST /webhooks {event,url} answers 201 {id,event,url,created_at,updated_at}.',
+  },
+  {
+    id: 'store.webhooks.app-events-registrable',
+    section: 'Webhooks',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: 'Event kinds app/suspended and app/resumed are available for webhook registration: a registration for each is accepted, reads back with its event, and is deleted after.',
+  },
+  {
+    id: 'store.webhooks.every-event-kind',
+    section: 'Webhooks',
+    source: 'field-notes',
+    needs: 'any',
+    writes: true,
+    text: 'Registration accepts every event kind the provider offers (the field notes\' "Events include", the real 422\'s list, the public docs, consumers in the wild), including kinds the twin never fires; only what is not an event kind gets the 422.',
   },
   {
     id: 'store.webhooks.invalid-registration-422',
@@ -521,6 +537,27 @@ const rules = [
     source: 'field-notes',
     needs: 'twin',
     text: 'Deliveries carry X-Linkedstore-HMAC-SHA256, the lower-case hex HMAC-SHA256 of the raw body keyed with the app secret.',
+  },
+  {
+    id: 'store.webhooks.answer-time-limit',
+    section: 'Webhooks',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'A delivery expects a 2xx within seconds (the twin: 5 s); a receiver that does not answer in time has failed that attempt.',
+  },
+  {
+    id: 'store.webhooks.retry-schedule',
+    section: 'Webhooks',
+    source: 'field-notes',
+    needs: 'twin',
+    text: "An attempt answered non-2xx, refused, not answered in time or answered with something that is not HTTP is retried with back-off on the store's clock (the twin: 15 slots from 0 to 48 h), each attempt listed by the control API; a garbage answer never crashes the twin.",
+  },
+  {
+    id: 'store.webhooks.retry-window',
+    section: 'Webhooks',
+    source: 'field-notes',
+    needs: 'twin',
+    text: 'Retries stop 48 hours after the event: a delivery never answered 2xx is given up then, and no attempt comes later.',
   },
 
   // Storefront scripts: checked in a browser (suites/storefront); on live, on the product page STOREFRONT_URL names.

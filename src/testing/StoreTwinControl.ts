@@ -5,7 +5,9 @@ import type { StorePlan } from '../rules/storeContract.ts';
  * webhook deliveries). Only the twin target has it.
  */
 import { TwinControl } from './TwinControl.ts';
+import { request } from 'undici';
 import { VirtualClock, type Clock } from '../clock/Clock.ts';
+import type { DeliveryRecord } from '../twins/store/webhookOutbox.ts';
 
 export interface TwinStoreInfo {
   storeId: number;
@@ -19,13 +21,16 @@ export interface TwinStoreInfo {
   now: number;
 }
 
-export interface TwinDelivery {
+/** One delivery with every attempt (GET /__twin/stores/{id}/deliveries); its states and fields: webhookOutbox.ts. */
+export type TwinDelivery = DeliveryRecord;
+
+/** A webhook as the Store API answers its registration. */
+export interface TwinWebhook {
+  id: number;
   event: string;
   url: string;
-  body: string;
-  headers: Record<string, string>;
-  status?: number;
-  error?: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface CreateStoreOptions {
@@ -97,8 +102,42 @@ export class StoreTwinControl extends TwinControl {
     return this.call('DELETE', `/stores/${storeId}/faults`);
   }
 
+  /** Every webhook delivery of the store, oldest first, each with its attempts (number, time, status or error) and the next one due. */
+  deliveries(storeId: number): Promise<TwinDelivery[]> {
+    return this.call('GET', `/stores/${storeId}/deliveries`);
+  }
+
+  /**
+   * Waits for the attempts under way and makes those due by the store's clock, then lists the deliveries. On a
+   * virtual clock, `advanceClock` already runs the retries it passes over (each at its due time) before it answers.
+   */
   flushDeliveries(storeId: number): Promise<TwinDelivery[]> {
     return this.call('POST', `/stores/${storeId}/deliveries/flush`);
+  }
+
+  /**
+   * Points the store's webhooks at a handler: registers `url` for each event through the Store API itself
+   * (POST /v1/{id}/webhooks with the store's token), as the team's app would. The twin calls http URLs on
+   * 127.0.0.1, localhost and [::1] (https elsewhere is registered, never called).
+   */
+  async registerWebhooks(storeId: number, url: string, events: readonly string[]): Promise<TwinWebhook[]> {
+    const store = await this.call<{ baseUrl: string; token: string }>('GET', `/stores/${storeId}`);
+    const created: TwinWebhook[] = [];
+    for (const event of events) {
+      const res = await request(`${store.baseUrl}/webhooks`, {
+        method: 'POST',
+        headers: {
+          Authentication: `bearer ${store.token}`,
+          'User-Agent': 'api-contract-harness twin control (https://example.invalid)',
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ event, url }),
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 201) throw new Error(`${this.name}: registering ${event} for ${url} on store ${storeId} answered ${res.statusCode}: ${text}`);
+      created.push(JSON.parse(text) as TwinWebhook);
+    }
+    return created;
   }
 }
 

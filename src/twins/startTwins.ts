@@ -37,6 +37,8 @@ export interface TwinStore {
   readonly baseUrl: string;
   /** For the `Authentication: bearer <token>` header. */
   readonly token: string;
+  /** The key of its webhook signatures (X-Linkedstore-HMAC-SHA256): what the team's handler checks deliveries with. */
+  readonly appSecret: string;
   readonly languages: readonly string[];
   readonly mainLanguage: string;
 }
@@ -48,7 +50,11 @@ export interface Twins {
     readonly stores: readonly TwinStore[];
     /** The seeded app of the install flow (OAuth 2): its id, client secret, redirect URL and scopes. */
     readonly app: typeof SEEDED_APP;
-    /** The control API (/__twin): createStore (real clock unless `clock: 'virtual'` is asked), reset, advanceClock, suspend, resume, injectFaults, … */
+    /**
+     * The control API (/__twin): createStore (real clock unless `clock: 'virtual'` is asked), reset, advanceClock, suspend,
+     * resume, injectFaults, and webhooks: registerWebhooks (point a store's webhooks at your handler), deliveries (every
+     * attempt), flushDeliveries; advancing a virtual clock runs the retries it passes over (docs/webhooks.md).
+     */
     readonly control: StoreTwinControl;
   };
   readonly media: {
@@ -95,7 +101,14 @@ export async function startTwins(options: StartTwinsOptions = {}): Promise<Twins
   return {
     store: {
       url: store.url,
-      stores: SEEDED_STORES.map(({ id, token, languages, mainLanguage }) => ({ id, baseUrl: `${store.url}/v1/${id}`, token, languages, mainLanguage })),
+      stores: SEEDED_STORES.map(({ id, token, appSecret, languages, mainLanguage }) => ({
+        id,
+        baseUrl: `${store.url}/v1/${id}`,
+        token,
+        appSecret,
+        languages,
+        mainLanguage,
+      })),
       app: SEEDED_APP,
       control: new StoreTwinControl(store.url),
     },

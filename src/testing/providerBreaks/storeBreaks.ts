@@ -457,4 +457,18 @@ export const STORE_BREAKS: Record<string, StoreBreak> = {
     rules: ['store.errors.validation-422', 'store.errors.image-src-blank-422'],
     onResponse: (res) => (res.status === 422 ? { ...res, status: 400 } : res),
   },
+
+  // Webhooks
+  'webhook-app-resumed-refused': {
+    breaks: 'a webhook for app/resumed is refused with 422, as if the event kind did not exist',
+    kind: 'contract',
+    rules: ['store.webhooks.app-events-registrable'],
+    // The provider sees another kind, so it refuses with its own 422 and registers nothing.
+    onRequest: (req) =>
+      req.method === 'POST' && /\/webhooks$/.test(pathOnly(req.path))
+        ? mapRequestJson(req, (body) => {
+            if (body['event'] === 'app/resumed') body['event'] = 'app/not-offered';
+          })
+        : req,
+  },
 };

@@ -192,7 +192,7 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
         const store = storeOr404(twin, params['id']);
         return jsonResponse(200, { ...clockReading(store), mode: store.clockMode });
       },
-      POST: ({ twin, body }, params) => {
+      POST: async ({ twin, body }, params) => {
         const store = storeOr404(twin, params['id']);
         if (!(store.clock instanceof VirtualClock)) {
           throw new ControlError(400, `twin: store ${store.id} runs on the real clock; create a store with {"clock":"virtual"} to move time`);
@@ -206,6 +206,8 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
           );
         }
         store.clock.advance(advanceMs);
+        // store.webhooks.retry-schedule: the deliveries the clock passed over are attempted before the answer.
+        await store.outbox.runDue();
         return jsonResponse(200, clockReading(store));
       },
     },
@@ -242,6 +244,7 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
       },
     },
   },
+  // Every delivery with every attempt (webhookOutbox.ts DeliveryRecord): attempt number, time, status or error, next attempt.
   {
     path: 'stores/:id/deliveries',
     methods: { GET: ({ twin }, params) => jsonResponse(200, storeOr404(twin, params['id']).outbox.list()) },
@@ -251,7 +254,7 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
     methods: {
       POST: async ({ twin }, params) => {
         const store = storeOr404(twin, params['id']);
-        await store.outbox.flush();
+        await store.outbox.runDue();
         return jsonResponse(200, store.outbox.list());
       },
     },

@@ -8,6 +8,7 @@ import type { Webhook, WebhookEvent } from './resources/webhooks.ts';
 import { RenderCache } from '../serving/renderCache.ts';
 import { toWholeSecond } from './timestamps.ts';
 import type { WebhookOutbox } from './webhookOutbox.ts';
+import { deliveryBody } from './webhookDelivery.ts';
 
 export type ClockMode = 'virtual' | 'real';
 
@@ -98,6 +99,8 @@ export class StoreState {
     this.twinBreak = profile.twinBreak;
     this.#tokens = [profile.token];
     this.outbox = outbox;
+    // store.webhooks.not-called-while-suspended: retries falling due while suspended are skipped, not held.
+    outbox.pauseWhile(() => this.#access === 'suspended');
     this.#lastId = idBaseOf(profile.id);
   }
 
@@ -183,7 +186,7 @@ export class StoreState {
   }
 
   #emitAlways(event: WebhookEvent, resourceId: number): void {
-    const body = JSON.stringify({ store_id: this.id, event, id: resourceId });
+    const body = deliveryBody(this.id, event, resourceId);
     for (const webhook of this.webhooks.values()) {
       if (webhook.event === event) this.outbox.enqueue({ event, url: webhook.url, body, secret: this.appSecret });
     }

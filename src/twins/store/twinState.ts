@@ -109,7 +109,7 @@ export class TwinState {
         plan,
         twinBreak: this.#twinBreak,
       },
-      new WebhookOutbox({ signal: this.#deliverySignal }),
+      new WebhookOutbox({ signal: this.#deliverySignal, clock }),
     );
     seedCatalog(store, blueprint);
     return store;

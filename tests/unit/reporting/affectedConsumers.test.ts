@@ -43,6 +43,7 @@ test('every pact the gate verifies is read: consumer, API, and what each interac
     'media-library-reader (media)',
     'store-integration (store)',
     'store-product-sync (store)',
+    'store-webhook-handler (store)',
     'storefront-menu (store)',
   ]);
   const sync = PACTS.find((p) => p.consumer === 'store-product-sync')!;
