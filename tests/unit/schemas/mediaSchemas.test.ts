@@ -122,6 +122,10 @@ test.describe('JSON:API document rules', () => {
     expectValid('media/anime-collection', { data: [anime()], meta: { count: 1 }, links: { first, prev: null, next: null, last: first } });
     expectValid('media/anime-document', { data: anime({}, { links: { self: null } }) });
     expectValid('media/relationship', { links: { self: null, related: 'https://x/api/edge/anime/1/categories' } });
+    // A link object is a link too (JSON:API): where nothing of the harness reads the string, the schemas take it.
+    expectValid('media/relationship', { links: { related: { href: 'https://x/api/edge/anime/1/categories' } } });
+    expectValid('media/anime-document', { data: anime({}, { links: { self: { href: 'https://x/api/edge/anime/1' } } }) });
+    rejected('media/relationship', { links: { self: 7 } });
     rejected('media/collection', { data: [anime()], links: { next: false } });
   });
 
