@@ -116,7 +116,7 @@ const rules = [
 
   // Links: each leads to what it says (JSON:API, Document Links, Resource Links, Relationship Links, Pagination).
   {
-    id: 'media.links.resource-self',
+    id: 'media.jsonapi.self-links',
     section: 'Endpoints',
     // JSON:API 1.0, Resource Links: "A server MUST respond to a GET request to the specified URL [a resource's
     // links.self] with a response that includes the resource as the primary data"; a document's links.self is
@@ -126,7 +126,7 @@ const rules = [
     text: "A resource's links.self answers that resource (the same type and id) as primary data; a document's links.self, when present, answers the same primary data.",
   },
   {
-    id: 'media.links.relationship-self',
+    id: 'media.relationships.self-link',
     section: 'Relationships between resources',
     // JSON:API 1.0, Fetching Relationships: "A server MUST support fetching relationship data for every relationship
     // URL provided as a self link"; "The primary data in the response document MUST match the appropriate value for
@@ -136,7 +136,7 @@ const rules = [
     text: "A relationship's links.self answers that relationship's linkage: the same identifiers as its data when included.",
   },
   {
-    id: 'media.links.relationship-related',
+    id: 'media.relationships.related-link',
     section: 'Relationships between resources',
     // JSON:API 1.0, Relationship Links and Fetching Resources: a related resource link "provides access to resource
     // objects linked in the relationship"; the types are the spec's relationship table (episodes.media points to anime).

@@ -116,7 +116,7 @@ test(
 );
 
 test(
-  ...verifies('media.links.resource-self', 'links.self of each resource type the suites read, and a document links.self', async ({ media, rule }) => {
+  ...verifies('media.jsonapi.self-links', 'links.self of each resource type the suites read, and a document links.self', async ({ media, rule }) => {
     const reads = [
       await read(media.anonymous, rule, '/anime', { include: 'categories,episodes', 'page[limit]': 1 }),
       await read(media.anonymous, rule, '/manga', { 'page[limit]': 1 }),
@@ -156,7 +156,7 @@ test(
 );
 
 test(
-  ...verifies('media.links.relationship-self', 'to-many and to-one relationships of anime, manga, episodes and library entries', async ({ media, rule }) => {
+  ...verifies('media.relationships.self-link', 'to-many and to-one relationships of anime, manga, episodes and library entries', async ({ media, rule }) => {
     const kinds = new Set<string>();
     for (const { read: r, parent, name } of await relationshipSample(media, rule)) {
       const relationship = parent.relationships?.[name];
@@ -178,7 +178,7 @@ test(
 );
 
 test(
-  ...verifies('media.links.relationship-related', 'to-many and to-one relationships of anime, manga, episodes and library entries', async ({ media, rule }) => {
+  ...verifies('media.relationships.related-link', 'to-many and to-one relationships of anime, manga, episodes and library entries', async ({ media, rule }) => {
     const kinds = new Set<string>();
     for (const { read: r, parent, name } of await relationshipSample(media, rule)) {
       const relationship = parent.relationships?.[name];

@@ -296,7 +296,7 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
   'self-links-of-the-neighbour': {
     breaks: "each resource's links.self names the next id of its type",
     kind: 'contract',
-    rules: ['media.links.resource-self'],
+    rules: ['media.jsonapi.self-links'],
     onResponse: (res) =>
       mapDocument(res, (doc) => {
         for (const r of resources(doc) as (Resource & { links?: Record<string, unknown> })[]) {
@@ -308,7 +308,7 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
   'relationship-self-of-the-neighbour': {
     breaks: "a relationship's links.self names that relationship of the next resource",
     kind: 'contract',
-    rules: ['media.links.relationship-self'],
+    rules: ['media.relationships.self-link'],
     onResponse: (res) =>
       mapRelationshipLinks(res, (links) => {
         if (typeof links['self'] === 'string') links['self'] = neighbourOf(links['self'], /^(.*\/)(\d+)(?=\/relationships\/)/);
@@ -317,7 +317,7 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
   'related-links-to-the-whole-collection': {
     breaks: "a relationship's links.related leads to the whole collection of that name (/categories), not the related resources of this one",
     kind: 'contract',
-    rules: ['media.links.relationship-related'],
+    rules: ['media.relationships.related-link'],
     onResponse: (res) =>
       mapRelationshipLinks(res, (links) => {
         if (typeof links['related'] === 'string') links['related'] = links['related'].replace(/\/api\/edge\/[^/]+\/\d+\/([^/?]+)$/, '/api/edge/$1');

@@ -163,7 +163,7 @@ function relationshipOf(definition: ResourceDefinition, segment: string): [strin
 
 /**
  * `GET /anime/1/episodes`: the related resource, or the related collection (filtered, sorted, paginated).
- * media.links.relationship-related: the targets of this parent's relationship, the ones its linkage names.
+ * media.relationships.related-link: the targets of this parent's relationship, the ones its linkage names.
  */
 export function relatedResponse(context: ApiContext, definition: ResourceDefinition, rawId: string, segment: string): TwinResponse {
   const [name, spec] = relationshipOf(definition, segment);
@@ -188,7 +188,7 @@ export function relatedResponse(context: ApiContext, definition: ResourceDefinit
   return indexResponse(context, targetDefinition, { records: targets, related: true });
 }
 
-/** `GET /anime/1/relationships/episodes`: the linkage itself (media.links.relationship-self: the same visibleLinkage an include shows). */
+/** `GET /anime/1/relationships/episodes`: the linkage itself (media.relationships.self-link: the same visibleLinkage an include shows). */
 export function relationshipResponse(context: ApiContext, definition: ResourceDefinition, rawId: string, segment: string): TwinResponse {
   const [name, spec] = relationshipOf(definition, segment);
   const parent = findReadable(context, definition, rawId);

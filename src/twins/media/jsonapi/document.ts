@@ -62,7 +62,7 @@ function relationshipObject(
 ): RelationshipObject {
   const routable = definition.routes !== 'none';
   const base = resourceUrl(context.baseUrl, definition, record.id);
-  // media.links.relationship-self and media.links.relationship-related: the routes relationshipResponse and
+  // media.relationships.self-link and media.relationships.related-link: the routes relationshipResponse and
   // relatedResponse (operations.ts) serve for this record and this relationship.
   const links = routable ? { links: { self: `${base}/relationships/${dasherize(name)}`, related: `${base}/${dasherize(name)}` } } : {};
   if (spec.kind === 'deprecated') {
@@ -88,7 +88,7 @@ export function renderResource(context: RenderContext, record: MediaRecord, incl
     if (!showsField(context.fields, definition.type, name)) continue;
     relationships[name] = relationshipObject(context, definition, record, name, spec, included.has(name));
   }
-  // media.links.resource-self: the show route of this record.
+  // media.jsonapi.self-links: the show route of this record.
   const links = definition.routes !== 'none' ? { links: { self: resourceUrl(context.baseUrl, definition, record.id) } } : {};
   return {
     id: record.id,
