@@ -87,6 +87,64 @@ const rules = [
     text: 'sort=a,-b orders a collection by those attributes, - for descending.',
   },
 
+  {
+    id: 'media.jsonapi.show-identity',
+    section: 'Standard resource routes (set C)',
+    // JSON:API 1.0, Fetching Resources: GET /{collection}/{id} answers "the requested resource" as primary data.
+    source: 'contract',
+    needs: 'any',
+    text: 'GET /{collection}/{id} answers that resource: data has the id asked for and the type the collection serves, and the same attributes as that resource in the collection.',
+  },
+  {
+    id: 'media.jsonapi.full-linkage',
+    section: 'Endpoints',
+    // JSON:API 1.0, Compound Documents: "every included resource MUST be identified by at least one resource
+    // identifier object in the same document" (full linkage), unless a sparse fieldset left the relationship out.
+    source: 'contract',
+    needs: 'any',
+    text: 'Every included resource is named by the linkage of a relationship in the same document: included holds the related resources of these resources, nothing else (JSON:API, Compound Documents).',
+  },
+  {
+    id: 'media.jsonapi.parameters-combined',
+    section: 'Filters, sort, include, fields',
+    source: 'reliance',
+    reliedOnBy:
+      'MediaClient.list and iterate, which send filter, include, fields, sort and page together, and the media pact "a filtered, included, paged anime list" (filter[subtype], include, page[limit], page[offset] in one request)',
+    needs: 'any',
+    text: 'Each query parameter keeps its effect when sent with the others: filter with sort, include with fields, page[limit] and page[offset] with a filter, filter[text] with pagination.',
+  },
+
+  // Links: each leads to what it says (JSON:API, Document Links, Resource Links, Relationship Links, Pagination).
+  {
+    id: 'media.jsonapi.self-links',
+    section: 'Endpoints',
+    // JSON:API 1.0, Resource Links: "A server MUST respond to a GET request to the specified URL [a resource's
+    // links.self] with a response that includes the resource as the primary data"; a document's links.self is
+    // "the link that generated the current response document".
+    source: 'contract',
+    needs: 'any',
+    text: "A resource's links.self answers that resource (the same type and id) as primary data; a document's links.self, when present, answers the same primary data.",
+  },
+  {
+    id: 'media.relationships.self-link',
+    section: 'Relationships between resources',
+    // JSON:API 1.0, Fetching Relationships: "A server MUST support fetching relationship data for every relationship
+    // URL provided as a self link"; "The primary data in the response document MUST match the appropriate value for
+    // resource linkage".
+    source: 'contract',
+    needs: 'any',
+    text: "A relationship's links.self answers that relationship's linkage: the same identifiers as its data when included.",
+  },
+  {
+    id: 'media.relationships.related-link',
+    section: 'Relationships between resources',
+    // JSON:API 1.0, Relationship Links and Fetching Resources: a related resource link "provides access to resource
+    // objects linked in the relationship"; the types are the spec's relationship table (episodes.media points to anime).
+    source: 'contract',
+    needs: 'any',
+    text: "A relationship's links.related answers the related resources of this resource: the ids of its linkage, of the type the relationship table names (a deprecated one: none).",
+  },
+
   // Routes
   {
     id: 'media.routes.edge-prefix',
@@ -203,6 +261,15 @@ const rules = [
     text: 'A resource that does not exist or is hidden answers 404.',
   },
   {
+    id: 'media.errors.status-agrees',
+    section: 'Errors',
+    // JSON:API 1.0, Error Objects: status is "the HTTP status code applicable to this problem"; with several problems
+    // "the most generally applicable HTTP error code SHOULD be used", so only their class must agree then.
+    source: 'contract',
+    needs: 'any',
+    text: "An error object's status, when present, is the answer's HTTP status (as a string or, in the real service's custom controllers, an integer); with several error objects, each is of the answer's class (4xx or 5xx).",
+  },
+  {
     id: 'media.errors.members',
     section: 'Errors (JSON:API error objects)',
     source: 'field-notes',
@@ -271,6 +338,15 @@ const rules = [
     text: 'Following links.next from the first page visits meta.count resources, each once.',
   },
   {
+    id: 'media.pagination.same-listing',
+    section: 'Pagination (offset paginator)',
+    // JSON:API 1.0, Pagination: first, last, prev and next are "the first/last/previous/next page of data": of the
+    // data this document pages, so the same filters, sort and page size.
+    source: 'contract',
+    needs: 'any',
+    text: 'links.first, prev, next and last lead to pages of the same listing: the same filters, sort, include, fields and page size; a filtered, sorted walk through links.next visits meta.count resources, each matching the filter, in the sort order.',
+  },
+  {
     id: 'media.pagination.limit-bounds-400',
     section: 'Pagination (offset paginator)',
     source: 'field-notes',
@@ -327,6 +403,18 @@ const rules = [
     needs: 'token',
     writes: true,
     text: 'POST /{collection} creates a resource that a later GET shows with the attributes sent; DELETE /{collection}/{id} destroys it, so a later GET answers 404.',
+  },
+  {
+    id: 'media.writes.answer-is-resource',
+    section: 'Standard resource routes (set C)',
+    // JSON:API lets an update answer 204 with no document; MediaClient.create and update return the resource the
+    // answer carries (and refuse an answer without one), so both must answer with it.
+    source: 'reliance',
+    reliedOnBy:
+      'MediaClient.create and MediaClient.update, which return the document the answer carries (SingleDocument.data) and refuse an answer without a resource',
+    needs: 'token',
+    writes: true,
+    text: 'A create answers the resource it created (the type posted, the attributes sent as the provider keeps them, a links.self that reads back the same resource); an update answers the resource with the values sent.',
   },
   {
     id: 'media.writes.status-codes',

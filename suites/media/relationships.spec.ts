@@ -1,5 +1,5 @@
 import { expect, verifies } from '../fixtures/mediaFixtures.ts';
-import { expectStatus, jsonApiOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
+import { expectStatus, jsonApiOf, linkOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
 import { knownDefectSeen, precondition, says } from '../../src/testing/ruleTest.ts';
 import { DEPRECATED_RELATIONSHIPS, MEDIA_RELATIONSHIPS, deprecatedRelationshipsOn } from '../../src/rules/mediaRoutes.ts';
 import { test } from '../fixtures/mediaFixtures.ts';
@@ -26,9 +26,9 @@ test(
       const missing = expected.filter((name) => !resource.relationships?.[name]);
       expect(missing, says(rule, `${collection}/${resource.id} lacks relationships the spec lists`)).toEqual([]);
       for (const name of expected) {
-        const links = resource.relationships![name]!.links ?? {};
+        // A related link as a string or a link object (JSON:API), or the linkage itself.
         expect(
-          typeof links.related === 'string' || 'data' in resource.relationships![name]!,
+          linkOf(resource.relationships![name]!.links, 'related') !== undefined || 'data' in resource.relationships![name]!,
           says(rule, `${collection}.${name} is a relationship object`),
         ).toBe(true);
       }

@@ -1,5 +1,5 @@
 import { expect, test, verifies, type MediaUnderTest } from '../fixtures/mediaFixtures.ts';
-import { errorsOf, expectStatus, jsonApiOf, resourcesOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
+import { errorsOf, expectStatus, followable, jsonApiOf, linkageKeys, linkOf, resourcesOf, type JsonApiResource } from '../fixtures/mediaChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
 import type { Rule } from '../../src/rules/Rule.ts';
 import type { MediaResponse } from '../../src/clients/media/types.ts';
@@ -101,6 +101,62 @@ test(
     expectDone(await media.signedIn!.send({ method: 'DELETE', path: `/library-entries/${id}` }), rule, 'destroying the entry');
     const gone = await media.signedIn!.send({ method: 'GET', path: `/library-entries/${id}`, retry: false });
     expect(gone.status, says(rule, `GET of the destroyed entry answered ${gone.status}, not 404`)).toBe(404);
+    // Gone for every reader: an anonymous one, and the owner's list of the library.
+    const anonymous = await media.anonymous.send({ method: 'GET', path: `/library-entries/${id}`, retry: false });
+    expect(anonymous.status, says(rule, `an anonymous GET of the destroyed entry answered ${anonymous.status}, not 404`)).toBe(404);
+    const listed = await media.signedIn!.send({ method: 'GET', path: '/library-entries', query: { 'filter[userId]': userId, 'filter[id]': id } });
+    expectStatus(listed, 200, rule);
+    expect(
+      resourcesOf(jsonApiOf(listed, rule)).map((r) => r.id),
+      says(rule, "the destroyed entry is not in its owner's library"),
+    ).toEqual([]);
+  }),
+);
+
+test(
+  ...verifies('media.writes.answer-is-resource', 'a created library entry, read back through its links.self, then updated', async ({ media, rule }) => {
+    const client = media.signedIn!;
+    const userId = await selfId(media, rule);
+    const attributes = { status: 'planned', progress: 0 };
+    const created = await client.send({
+      method: 'POST',
+      path: '/library-entries',
+      body: {
+        data: {
+          type: 'libraryEntries',
+          attributes,
+          relationships: { anime: { data: { type: 'anime', id: await animeToAdd(media, rule, userId) } }, user: { data: { type: 'users', id: userId } } },
+        },
+      },
+    });
+    expectDone(created, rule, 'creating a library entry');
+    const entry = (created.text ? jsonApiOf(created, rule).data : undefined) as JsonApiResource | null | undefined;
+    expect(entry && typeof entry === 'object', says(rule, `the create answered ${created.status} without the created resource as data`)).toBe(true);
+    expect(entry!.type, says(rule, 'the create answers the type posted')).toBe('libraryEntries');
+    expect(entry!.attributes, says(rule, 'the create answers the attributes sent')).toMatchObject(attributes);
+    // JSON:API, Creating Resources: a links.self beside a Location names the same URL; and it reads back the same resource.
+    const self = linkOf(entry!.links, 'self');
+    if (self !== undefined && created.headers.location)
+      expect(self, says(rule, 'links.self of the created resource is its Location')).toBe(created.headers.location);
+    if (self !== undefined) {
+      const back = await client.send({ method: 'GET', url: followable(self, created.url, media.apiUrl, rule, 'links.self of the created entry') });
+      expectStatus(back, 200, rule);
+      const read = jsonApiOf(back, rule).data as JsonApiResource | null;
+      expect(linkageKeys(read), says(rule, 'links.self of the created entry reads back that entry')).toEqual([`libraryEntries/${entry!.id}`]);
+      expect(read!.attributes, says(rule, 'links.self of the created entry reads back the attributes sent')).toMatchObject(attributes);
+    }
+    const change = { status: 'current', progress: 1 };
+    const updated = await client.send({
+      method: 'PATCH',
+      path: `/library-entries/${entry!.id}`,
+      body: { data: { type: 'libraryEntries', id: entry!.id, attributes: change } },
+    });
+    expectDone(updated, rule, 'updating the entry');
+    const after = (updated.text ? jsonApiOf(updated, rule).data : undefined) as JsonApiResource | null | undefined;
+    expect(after && typeof after === 'object', says(rule, `the update answered ${updated.status} without the resource as data`)).toBe(true);
+    expect(linkageKeys(after), says(rule, 'the update answers the entry it updated')).toEqual([`libraryEntries/${entry!.id}`]);
+    expect(after!.attributes, says(rule, 'the update answers the values sent')).toMatchObject(change);
+    expectDone(await client.send({ method: 'DELETE', path: `/library-entries/${entry!.id}` }), rule, 'removing the entry again');
   }),
 );
 

@@ -59,7 +59,8 @@ export interface ResourceIdentifier {
 export type ResourceLinkage = ResourceIdentifier | ResourceIdentifier[] | null;
 
 export interface Relationship {
-  links?: { self?: string; related?: string };
+  /** A link that does not exist may be null (JSON:API 1.1, Links). */
+  links?: { self?: string | null; related?: string | null };
   /** Present only when the relationship was included (field notes: Media type, keys, ids). */
   data?: ResourceLinkage;
   meta?: Record<string, unknown>;
@@ -71,7 +72,7 @@ export interface ResourceObject {
   type: string;
   attributes?: Record<string, unknown>;
   relationships?: Record<string, Relationship>;
-  links?: { self?: string };
+  links?: { self?: string | null };
   meta?: Record<string, unknown>;
 }
 

@@ -51,6 +51,21 @@ const withoutParams = (req: ProxiedRequest, drop: (name: string) => boolean) =>
     for (const name of [...q.keys()]) if (drop(name)) q.delete(name);
   });
 
+/** A request whose query names a filter (filter[...]=...). */
+const namesFilter = (req: ProxiedRequest) => [...queryOf(req.path).keys()].some((name) => name.startsWith('filter['));
+
+/** `…/{type}/{id}…` with the id after `segment` one more: a link of the neighbouring resource. */
+const neighbourOf = (url: string, segment: RegExp) => url.replace(segment, (_, head: string, id: string) => `${head}${Number(id) + 1}`);
+
+/** The links of each relationship of the primary and included resources, changed by `fn`. */
+function mapRelationshipLinks(res: ProxiedResponse, fn: (links: Record<string, unknown>) => void): ProxiedResponse {
+  return mapDocument(res, (doc) => {
+    for (const r of resources(doc)) {
+      for (const rel of Object.values(r.relationships ?? {}) as { links?: Record<string, unknown> }[]) if (rel.links) fn(rel.links);
+    }
+  });
+}
+
 const ROUTE_NOT_FOUND = '{"errors":[{"status":404,"title":"Route Not Found"}]}';
 
 export const MEDIA_BREAKS: Record<string, MediaBreak> = {
@@ -266,6 +281,112 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
     kind: 'contract',
     rules: ['media.errors.hidden-404'],
     onResponse: (res) => (res.status === 404 && /Record not found/.test(res.body) ? { ...res, status: 410 } : res),
+  },
+
+  // Meaning: a well-formed answer that says the wrong thing
+  'show-answers-the-neighbour': {
+    breaks: 'GET /anime/{id} answers the next anime (its own id and attributes): a well-formed document of another resource',
+    kind: 'contract',
+    rules: ['media.jsonapi.show-identity'],
+    onRequest: (req) =>
+      req.method === 'GET' && /^\/api\/edge\/anime\/[1-9]\d*$/.test(pathOnly(req.path))
+        ? { ...req, path: neighbourOf(req.path, /^(\/api\/edge\/anime\/)(\d+)/) }
+        : req,
+  },
+  'self-links-of-the-neighbour': {
+    breaks: "each resource's links.self names the next id of its type",
+    kind: 'contract',
+    rules: ['media.jsonapi.self-links'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        for (const r of resources(doc) as (Resource & { links?: Record<string, unknown> })[]) {
+          const self = r.links?.['self'];
+          if (typeof self === 'string') r.links!['self'] = neighbourOf(self, /^(.*\/)(\d+)$/);
+        }
+      }),
+  },
+  'relationship-self-of-the-neighbour': {
+    breaks: "a relationship's links.self names that relationship of the next resource",
+    kind: 'contract',
+    rules: ['media.relationships.self-link'],
+    onResponse: (res) =>
+      mapRelationshipLinks(res, (links) => {
+        if (typeof links['self'] === 'string') links['self'] = neighbourOf(links['self'], /^(.*\/)(\d+)(?=\/relationships\/)/);
+      }),
+  },
+  'related-links-to-the-whole-collection': {
+    breaks: "a relationship's links.related leads to the whole collection of that name (/categories), not the related resources of this one",
+    kind: 'contract',
+    rules: ['media.relationships.related-link'],
+    onResponse: (res) =>
+      mapRelationshipLinks(res, (links) => {
+        if (typeof links['related'] === 'string') links['related'] = links['related'].replace(/\/api\/edge\/[^/]+\/\d+\/([^/?]+)$/, '/api/edge/$1');
+      }),
+  },
+  'included-unnamed-resource': {
+    breaks: 'included carries one more resource that no relationship of the document names',
+    kind: 'contract',
+    rules: ['media.jsonapi.full-linkage'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (!Array.isArray(doc.included) || doc.included.length === 0) return;
+        const extra = structuredClone(doc.included[0]) as Resource;
+        extra.id = `${String(extra.id)}0000`;
+        doc.included.push(extra);
+      }),
+  },
+  'error-status-500': {
+    breaks: 'every error object says status "500", whatever the HTTP status',
+    kind: 'contract',
+    rules: ['media.errors.status-agrees'],
+    onResponse: (res) =>
+      res.status >= 400
+        ? mapDocument(res, (doc) => {
+            if (Array.isArray(doc.errors)) for (const e of doc.errors as Record<string, unknown>[]) if (e['status'] !== undefined) e['status'] = '500';
+          })
+        : res,
+  },
+  'pagination-links-drop-the-filter': {
+    breaks: "collection links (first, prev, next, last) leave the request's filter out: they lead to pages of the whole collection",
+    kind: 'contract',
+    rules: ['media.pagination.same-listing'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (!isCollection(doc) || !doc.links) return;
+        for (const [name, link] of Object.entries(doc.links)) {
+          if (typeof link !== 'string') continue;
+          const url = new URL(link);
+          for (const key of [...url.searchParams.keys()]) if (key.startsWith('filter[')) url.searchParams.delete(key);
+          doc.links[name] = url.href;
+        }
+      }),
+  },
+  'sort-ignored-with-a-filter': {
+    breaks: 'sort= is honoured alone but ignored beside a filter',
+    kind: 'reliance',
+    rules: ['media.jsonapi.parameters-combined'],
+    onRequest: (req) => (namesFilter(req) ? withoutParams(req, (name) => name === 'sort') : req),
+  },
+  'offset-ignored-with-a-filter': {
+    breaks: 'page[offset] is honoured alone but ignored beside a filter (filter[text] included): every filtered page is the first',
+    kind: 'reliance',
+    rules: ['media.jsonapi.parameters-combined'],
+    onRequest: (req) => (namesFilter(req) && !/\/library-entries/.test(pathOnly(req.path)) ? withoutParams(req, (name) => name === 'page[offset]') : req),
+  },
+  'fields-ignored-with-include': {
+    breaks: 'fields[type]= is honoured alone but ignored beside include',
+    kind: 'reliance',
+    rules: ['media.jsonapi.parameters-combined'],
+    onRequest: (req) => (queryOf(req.path).has('include') ? withoutParams(req, (name) => name.startsWith('fields[')) : req),
+  },
+  'update-answered-204': {
+    breaks: 'an update of a library entry is applied but answered 204 with no document, which MediaClient.update cannot return',
+    kind: 'reliance',
+    rules: ['media.writes.answer-is-resource'],
+    onResponse: (res, req) =>
+      (req.method === 'PATCH' || req.method === 'PUT') && /^\/api\/edge\/library-entries\/\d+$/.test(pathOnly(req.path)) && res.status === 200
+        ? { ...res, status: 204, headers: { ...res.headers, 'content-type': undefined }, body: '' }
+        : res,
   },
 
   // Writes

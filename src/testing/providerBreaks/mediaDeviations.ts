@@ -68,6 +68,15 @@ export const MEDIA_DEVIATIONS: Record<string, ProviderDeviation> = {
           })
         : res,
   },
+  'null-pagination-links': {
+    allows:
+      'a collection writes an unavailable pagination link as null ("prev": null, "next": null): JSON:API, Pagination: "Keys MUST either be omitted or have a null value to indicate that a particular link is unavailable"',
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (!Array.isArray(doc.data) || !doc.links || typeof doc.meta?.['count'] !== 'number') return;
+        for (const name of ['prev', 'next']) if (!(name in doc.links)) doc.links[name] = null;
+      }),
+  },
   'page-limit-capped': {
     allows: 'a page[limit] over the maximum is served as the maximum (20), not refused: "Rate limits, page sizes and size limits: not shown"',
     onRequest: (req) => {

@@ -77,6 +77,8 @@ export function indexResponse(context: ApiContext, definition: ResourceDefinitio
   // media.errors.library-entries-need-filter: the real LibraryEntriesController refuses an unfiltered index before anything else.
   if (definition.requiresFilter && !source?.related && query.filters.length === 0) throw JsonApiError.custom(400, 'No filter provided');
   const render = renderContext(context, query);
+  // media.jsonapi.parameters-combined: filter, sort, page window, include and fields are each read once and applied
+  // together in this one order, so none of them depends on which others came with it.
   const tree = parseInclude(query.include, definition);
   const filters = filtersAsRead(context.state.twinBreak, context.query, query.filters);
   const accept = compileFilters(definition, filters, { state: context.state, viewer: context.viewer });
@@ -97,6 +99,7 @@ export function showResponse(context: ApiContext, definition: ResourceDefinition
   const query = parseJsonApiQuery(context.query);
   const render = renderContext(context, query);
   const tree = parseInclude(query.include, definition);
+  // media.jsonapi.show-identity: the record the id names, rendered as itself.
   const record = findReadable(context, definition, rawId);
   return jsonResponse(200, singleBody(render, record, tree));
 }
@@ -118,7 +121,8 @@ export function createResponse(context: ApiContext, definition: ResourceDefiniti
   const issues = validateDraft(definition, draft, writeContext);
   if (issues.length > 0) throw validationFailed(issues);
   const record = saveDraft(context.state, definition, draft, writeContext);
-  // media.writes.create-destroy-applied; media.writes.status-codes: 201 with Location.
+  // media.writes.create-destroy-applied; media.writes.status-codes: 201 with Location; media.writes.answer-is-resource:
+  // the document of the record saved, whose links.self is the Location.
   return jsonResponse(201, singleDocument(render, record, tree), { Location: resourceUrl(context.baseUrl, definition, record.id) });
 }
 
@@ -134,7 +138,8 @@ export function updateResponse(context: ApiContext, definition: ResourceDefiniti
   const writeContext: WriteContext = { state: context.state, viewer: context.viewer, action: 'update', previous: record };
   const issues = validateDraft(definition, draft, writeContext);
   if (issues.length > 0) throw validationFailed(issues);
-  // media.writes.update-applied (PATCH and PUT alike); media.writes.status-codes: 200 with the resource.
+  // media.writes.update-applied (PATCH and PUT alike); media.writes.status-codes: 200 with the resource;
+  // media.writes.answer-is-resource: the record as saved, never 204.
   return jsonResponse(200, singleDocument(render, saveDraft(context.state, definition, draft, writeContext), tree));
 }
 
@@ -156,7 +161,10 @@ function relationshipOf(definition: ResourceDefinition, segment: string): [strin
   return [name, spec];
 }
 
-/** `GET /anime/1/episodes`: the related resource, or the related collection (filtered, sorted, paginated). */
+/**
+ * `GET /anime/1/episodes`: the related resource, or the related collection (filtered, sorted, paginated).
+ * media.relationships.related-link: the targets of this parent's relationship, the ones its linkage names.
+ */
 export function relatedResponse(context: ApiContext, definition: ResourceDefinition, rawId: string, segment: string): TwinResponse {
   const [name, spec] = relationshipOf(definition, segment);
   const parent = findReadable(context, definition, rawId);
@@ -180,7 +188,7 @@ export function relatedResponse(context: ApiContext, definition: ResourceDefinit
   return indexResponse(context, targetDefinition, { records: targets, related: true });
 }
 
-/** `GET /anime/1/relationships/episodes`: the linkage itself. */
+/** `GET /anime/1/relationships/episodes`: the linkage itself (media.relationships.self-link: the same visibleLinkage an include shows). */
 export function relationshipResponse(context: ApiContext, definition: ResourceDefinition, rawId: string, segment: string): TwinResponse {
   const [name, spec] = relationshipOf(definition, segment);
   const parent = findReadable(context, definition, rawId);

@@ -116,6 +116,19 @@ test.describe('JSON:API document rules', () => {
     rejected('media/collection', { ...ok, links: { next: 2 } });
   });
 
+  test('a link that is not there may be null (JSON:API): page links, a resource links.self, a relationship links.self and related', () => {
+    // JSON:API, Pagination: "Keys MUST either be omitted or have a null value to indicate that a particular link is unavailable".
+    const first = 'https://x/api/edge/anime?page%5Boffset%5D=0';
+    expectValid('media/anime-collection', { data: [anime()], meta: { count: 1 }, links: { first, prev: null, next: null, last: first } });
+    expectValid('media/anime-document', { data: anime({}, { links: { self: null } }) });
+    expectValid('media/relationship', { links: { self: null, related: 'https://x/api/edge/anime/1/categories' } });
+    // A link object is a link too (JSON:API): where nothing of the harness reads the string, the schemas take it.
+    expectValid('media/relationship', { links: { related: { href: 'https://x/api/edge/anime/1/categories' } } });
+    expectValid('media/anime-document', { data: anime({}, { links: { self: { href: 'https://x/api/edge/anime/1' } } }) });
+    rejected('media/relationship', { links: { self: 7 } });
+    rejected('media/collection', { data: [anime()], links: { next: false } });
+  });
+
   test('error objects: status a string code or an integer; code a string; source.pointer a JSON pointer', () => {
     expectValid('media/error', { status: 404, title: 'Route Not Found' });
     expectValid('media/error', { status: '422', code: '100', source: { pointer: '/data/attributes/animeId' } });

@@ -62,6 +62,8 @@ function relationshipObject(
 ): RelationshipObject {
   const routable = definition.routes !== 'none';
   const base = resourceUrl(context.baseUrl, definition, record.id);
+  // media.relationships.self-link and media.relationships.related-link: the routes relationshipResponse and
+  // relatedResponse (operations.ts) serve for this record and this relationship.
   const links = routable ? { links: { self: `${base}/relationships/${dasherize(name)}`, related: `${base}/${dasherize(name)}` } } : {};
   if (spec.kind === 'deprecated') {
     // media.relationships.deprecated-marked: kept as an empty relationship marked deprecated (the real service
@@ -86,6 +88,7 @@ export function renderResource(context: RenderContext, record: MediaRecord, incl
     if (!showsField(context.fields, definition.type, name)) continue;
     relationships[name] = relationshipObject(context, definition, record, name, spec, included.has(name));
   }
+  // media.jsonapi.self-links: the show route of this record.
   const links = definition.routes !== 'none' ? { links: { self: resourceUrl(context.baseUrl, definition, record.id) } } : {};
   return {
     id: record.id,
@@ -110,7 +113,8 @@ interface Collected {
  * Walks the include tree from the primary records (media.jsonapi.included). Hidden targets are never
  * reached (media.visibility.adult-include-null), so nothing below them is included either: the twin does not
  * repeat the real service's 500 on `include=anime,anime.categories` (media.errors.known-defect-adult-include-500).
- * Each record is included once and never beside itself as a primary (media.jsonapi.included-unique); each
+ * Each record is included once and never beside itself as a primary (media.jsonapi.included-unique), and only what a
+ * relationship of the tree reaches, so the linkage names every included record (media.jsonapi.full-linkage); each
  * (record, node) pair is walked once, so cyclic paths stay linear.
  */
 function collectIncluded(context: RenderContext, primaries: readonly MediaRecord[], tree: IncludeNode): Collected {

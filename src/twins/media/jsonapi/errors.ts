@@ -43,6 +43,7 @@ export class JsonApiError extends Error {
   readonly errors: readonly ErrorObject[];
   readonly headers: Readonly<Record<string, string>>;
 
+  // media.errors.status-agrees: the factories below and in this file give each error object the status of the answer it is sent in.
   constructor(status: number, errors: readonly ErrorObject[], headers: Readonly<Record<string, string>> = {}) {
     super(`Media API answers ${status}: ${errors.map((error) => error.detail ?? error.title ?? '').join('; ')}`);
     this.name = 'JsonApiError';

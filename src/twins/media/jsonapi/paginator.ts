@@ -76,6 +76,7 @@ export function pageLinks(
     const all = withQuery(url, echo);
     return { first: all, last: all };
   }
+  // media.pagination.same-listing: every link repeats the request's filter, include, fields and sort (echo) and its limit.
   // Escaped and sorted once for all four links: only the offset differs between them (whole numbers need no escaping).
   const shared = echo.map(queryPair);
   // An unpaginated collection read with only an offset has no limit to repeat (not the sentinel "everything").

@@ -133,6 +133,24 @@ test.describe('iterate (follows links.next only)', () => {
     expect(media.requests.every((r) => r.headers['authorization'] === `Bearer ${TOKEN}`)).toBe(true);
   });
 
+  test('an unavailable link written as null (JSON:API) ends the walk and is left out of the page links', async () => {
+    route = (request) =>
+      request.url.includes('offset')
+        ? {
+            json: {
+              data: [resource('anime', '2')],
+              meta: { count: 2 },
+              links: { first: `${media.baseUrl}/anime`, prev: `${media.baseUrl}/anime`, next: null },
+            },
+          }
+        : { json: { data: [resource('anime', '1')], meta: { count: 2 }, links: { prev: null, next: `${media.baseUrl}/anime?page%5Boffset%5D=1` } } };
+    const first = await client().list('anime');
+    expect(first.links).toEqual({ next: `${media.baseUrl}/anime?page%5Boffset%5D=1` });
+    const ids: string[] = [];
+    for await (const anime of client().iterate('anime')) ids.push(anime.id);
+    expect(ids).toEqual(['1', '2']);
+  });
+
   test('a links.next outside the API base is not followed with the token', async () => {
     route = () => ({ json: { data: [resource('anime', '1')], meta: { count: 2 }, links: { next: `${media.origin}/elsewhere/anime?c=2` } } });
     const error = await failure(
