@@ -94,6 +94,10 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'media.jsonapi.sparse-fields': { routes: ALL, params: ['fields[*]'] },
   'media.jsonapi.filters': { routes: ALL, params: ['filter[*]'] },
   'media.jsonapi.sort': { routes: ALL, params: ['sort'] },
+  'media.jsonapi.show-identity': { routes: ['/{collection}/{id}'], methods: ['GET'], members: ['data.id', 'data.type', 'data.attributes'] },
+  'media.jsonapi.full-linkage': { routes: ALL, params: ['include'], members: ['included'] },
+  'media.jsonapi.parameters-combined': { routes: ALL, params: ['filter[*]', 'sort', 'include', 'fields[*]', 'page[offset]', 'page[limit]'] },
+  'media.jsonapi.self-links': { routes: ALL, members: ['links.self', 'data.links.self'] },
   // Media: routes and relationships
   'media.routes.edge-prefix': { routes: ALL },
   'media.routes.standard': { routes: ALL },
@@ -102,21 +106,26 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'media.relationships.table': { routes: ['/anime/**', '/manga/**', '/episodes/**', '/anime', '/manga', '/episodes'], members: ['relationships'] },
   'media.relationships.episode-media': { routes: ['/episodes', '/episodes/{id}'], members: ['relationships.media'] },
   'media.relationships.deprecated-marked': { routes: MEDIA_ITEMS, members: ['relationships'] },
+  'media.relationships.self-link': { routes: ALL, members: ['relationships'] },
+  'media.relationships.related-link': { routes: ALL, members: ['relationships'] },
   // Media: adult content, errors, pagination, authentication
   'media.visibility.adult-direct-404': { routes: ['/anime/{id}', '/manga/{id}'], statuses: [404] },
   'media.visibility.adult-include-null': { routes: LIBRARY_ENTRIES, params: ['include'] },
   'media.visibility.adult-hidden-from-lists': { routes: ['/anime', '/manga'], methods: ['GET'], withoutHeaders: ['Authorization'] },
   'media.errors.jsonapi-errors': { routes: ALL, members: ['errors'] },
   'media.errors.hidden-404': { routes: ALL, statuses: [404] },
+  'media.errors.status-agrees': { routes: ALL, members: ['errors'] },
   'media.errors.known-defect-adult-include-500': { routes: LIBRARY_ENTRIES, params: ['include'] },
   'media.pagination.meta-count': { routes: ALL, members: ['meta.count'] },
   'media.pagination.first-last': { routes: ALL, members: ['links.first', 'links.last'] },
+  'media.pagination.same-listing': { routes: ALL, members: ['links.first', 'links.prev', 'links.next', 'links.last'] },
   'media.pagination.follow-next': { routes: ALL, members: ['links.next'], params: ['page[offset]', 'page[limit]'] },
   'media.auth.anonymous-reads': { routes: ALL, methods: ['GET'], withoutHeaders: ['Authorization'] },
   'media.auth.bearer-token': { routes: ALL, headers: ['Authorization'] },
   // Media: writes (set C), what a write does; how it answers is field notes
   'media.writes.update-applied': { routes: ['/{collection}/{id}'], methods: ['PATCH', 'PUT'] },
   'media.writes.create-destroy-applied': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'DELETE'] },
+  'media.writes.answer-is-resource': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'PATCH', 'PUT'], members: ['data'] },
 };
 
 function isNone(entry: Concern | NoConcern | undefined): entry is NoConcern {
