@@ -11,7 +11,7 @@
  *
  * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runTool } from './lib/runTool.ts';
 import { dependencyVersion } from '../src/config/harnessRoot.ts';
@@ -30,7 +30,8 @@ import type { PactApi } from '../contracts/verification/apiTargets.ts';
 import { loadTeamStates, TeamStatesError } from '../contracts/verification/teamStates.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
-import { outcomesDir } from '../contracts/broker/verificationResults.ts';
+import { outcomesDir, type InteractionOutcome } from '../contracts/broker/verificationResults.ts';
+import { MESSAGE_NOT_VERIFIED } from '../contracts/verification/pactProvider.ts';
 import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
 import { publishResults } from '../contracts/broker/publishResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
@@ -49,12 +50,18 @@ export const USAGE_EXIT_CODE = 2;
 // How the caller typed the command: the packaged one (scripts/cli.ts sets its console) or the checkout's npm script.
 const COMMAND = pactVerifyConsole() ? 'npx api-contract-harness pact-verify' : 'npm run pact:verify --';
 
-export const USAGE = `Usage:
-  ${COMMAND} [store|media]                   the harness's own pacts (contracts/pacts)
+export const USAGE = `Usage:${
+  pactVerifyConsole()
+    ? ''
+    : `
+  ${COMMAND} [store|media]                   the harness's own pacts (contracts/pacts)`
+}
   ${COMMAND} --pact <file|dir> [--pact <file|dir> …] [--provider store|media] [--states <file>]
   ${COMMAND} --broker [selectors] [--provider-name <name> …] [--no-publish] [--states <file>]
 
-  --pact <file|dir>     a pact file, or every *.json in a directory; any consumer's (PactV4)
+  --pact <file|dir>     a pact file, or every *.json in a directory; any consumer's, of any version Pact's
+                        verifier reads (V1.x to V4: HTTP interactions, and the store's webhook deliveries as
+                        message interactions, verified on the twins)
   --provider store|media  which API the pacts are for, when their provider name does not say
   --states <file>       a team's own provider states (docs/provider-states.md)
   --broker              fetch the pacts to verify from PACT_BROKER_BASE_URL (PACT_BROKER_TOKEN or
@@ -77,7 +84,7 @@ With npx api-contract-harness: --target twin|replay|live|record in place of HARN
 reports (default ./reports/api-contract-harness); paths are read from the folder you run it in.`
     : ''
 }
-Exit: 0 verified; 1 an interaction failed; 2 usage or configuration error.`;
+Exit: 0 verified; 1 an interaction failed, or a message interaction could not be verified on this target; 2 usage or configuration error.`;
 
 export interface VerifyArgs {
   readonly mode: 'own' | 'pact' | 'broker';
@@ -177,8 +184,13 @@ function checkCombination(mode: VerifyArgs['mode'], flags: Flags, selectors: Ret
     );
   }
   if (selectors.leftOver.length > 0) throw new PactSourceError(`Unknown argument ${selectors.leftOver.map((a) => JSON.stringify(a)).join(', ')}.\n\n${USAGE}`);
+  if (pactVerifyConsole() && apis.length > 0)
+    throw new PactSourceError(`"${apis.join(' ')}": say which API your pacts are for with --provider store|media.\n\n${USAGE}`);
   if (mode !== 'own' && apis.length > 0)
     throw new PactSourceError(`"${apis.join(' ')}" picks the harness's own pacts; with --pact or --broker use --provider store|media.`);
+  // The packaged command verifies a team's pacts: there are no pacts of the harness's own in a team's project.
+  if (pactVerifyConsole() && mode === 'own')
+    throw new PactSourceError(`give the pacts to verify: --pact <file|dir> (what your consumer tests wrote), or --broker.\n\n${USAGE}`);
   if (mode === 'own' && (provider || statesFile || providerNames.length > 0))
     throw new PactSourceError(`--provider, --states and --provider-name go with --pact or --broker.\n\n${USAGE}`);
   if (mode !== 'broker' && (providerBranch || providerEnvironment || !publish || providerNames.length > 0))
@@ -204,12 +216,29 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
   rmSync(outcomesDir(run), { recursive: true, force: true });
   const config = harnessConfig();
   if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
-  const code = await runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  const ran = await runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  const code = ran || unverifiedMessages(run);
   if (config.target !== 'record') return code;
   const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
   if (leaks.length === 0) return code;
   console.error(
     `pact:verify: a secret from the environment is written in ${leaks.join(', ')}: delete those files, add the pattern to contracts/<api>/normalisation.json "redact", and record again.`,
+  );
+  return 1;
+}
+
+/**
+ * 1 when a message interaction was not verified (on live or a recording no delivery can be observed): the run
+ * verified less than the pacts ask, so it does not pass, though no interaction failed. Says which, once.
+ */
+export function unverifiedMessages(run: string): number {
+  const dir = outcomesDir(run);
+  const skipped = (existsSync(dir) ? readdirSync(dir) : [])
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)
+    .filter((outcome) => outcome.status === 'skipped' && outcome.reason?.startsWith(MESSAGE_NOT_VERIFIED));
+  if (skipped.length === 0) return 0;
+  console.error(
+    `pact:verify: ${skipped.length} message interaction(s) not verified (${skipped.map((o) => `"${o.description}"`).join(', ')}): ${skipped[0]!.reason!.slice(MESSAGE_NOT_VERIFIED.length + 2)}. The run does not pass without them.`,
   );
   return 1;
 }
