@@ -159,12 +159,8 @@ export function parsePact(value: unknown, source = 'the pact', origin: PactOrigi
     if (typeof raw['description'] !== 'string') throw new Error(`interaction #${index} of ${source} has no description. ${fix}`);
     const description = raw['description'];
     const providerStates = statesOf(raw);
-    const type =
-      typeof raw['type'] === 'string'
-        ? raw['type']
-        : index >= messagesFrom || (major < 4 && !('request' in raw))
-          ? 'Asynchronous/Messages'
-          : 'Synchronous/HTTP';
+    // V4 names each interaction's kind; before V4 a file's `messages` are messages and its `interactions` HTTP.
+    const type = typeof raw['type'] === 'string' ? raw['type'] : index >= messagesFrom ? 'Asynchronous/Messages' : 'Synchronous/HTTP';
     if (type !== 'Synchronous/HTTP') {
       messages.push({ description, type, providerStates, contents: bodyOf(raw['contents'], major), ...metadataOf(raw), index, raw });
       return;

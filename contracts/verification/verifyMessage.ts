@@ -10,7 +10,7 @@
  * the command then exits non-zero, scripts/pactVerify.ts).
  */
 import { providerWithMetadata, Verifier } from '@pact-foundation/pact';
-import { harnessConfig } from '../../src/config/harnessConfig.ts';
+import { HARNESS_USER_AGENT, harnessConfig } from '../../src/config/harnessConfig.ts';
 import { arrangeMessageState, MESSAGE_VOCABULARY, type ArrangedMessage, type Delivery } from './messageStates.ts';
 import { answerExcerpt, parsedBody, summariseMismatches, verifierMismatches } from './mismatchSummary.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactMessage } from './pactFile.ts';
@@ -24,7 +24,7 @@ export function messageSkipReason(api: 'store' | 'media', target: Pick<PactProvi
   if (api === 'media') return `${MESSAGE_NOT_VERIFIED}: the media API sends no messages (it has no webhooks), so nothing it sends can hold this one`;
   if (message.type !== 'Asynchronous/Messages')
     return `${MESSAGE_NOT_VERIFIED}: a ${message.type} interaction; the store sends only asynchronous messages (its webhook deliveries)`;
-  if (target.kind !== 'twin' || harnessConfig().store.mode !== 'twin')
+  if (target.kind !== 'twin')
     return `${MESSAGE_NOT_VERIFIED}: a live store's webhook delivery goes to the URL the app registered, where it cannot be observed from here; message interactions are verified on the twins (--target twin)`;
   return undefined;
 }
@@ -54,9 +54,10 @@ export async function verifyMessage(options: {
   const skip = messageSkipReason(api, target, message);
   if (skip) return { status: 'skipped', reason: skip };
   const state = eventState(message);
+  // The twin the target is: its deliveries are the messages.
   const config = harnessConfig().store;
-  if (config.mode !== 'twin') return { status: 'skipped', reason: `${MESSAGE_NOT_VERIFIED}: the store is not on its twin in this run` };
-  const arranged = await arrangeMessageState(config, state.entry.name);
+  const twin = { twinUrl: target.baseUrl, userAgent: config.mode === 'twin' ? config.userAgent : HARNESS_USER_AGENT };
+  const arranged = await arrangeMessageState(twin, state.entry.name);
   try {
     return { status: 'verified', report: await runVerifier(pact, message, arranged, options.pactFile) };
   } finally {
