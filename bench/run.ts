@@ -26,6 +26,10 @@ const PARTS: Readonly<Record<string, Part>> = {
   load: { title: 'sustained load: errors, 5xx and memory', run: () => import('./load.ts').then((bench) => bench.load()) },
   sync: { title: 'sync at the rate limit with the typed client', run: () => import('./rateLimitSync.ts').then((bench) => bench.rateLimitSync()) },
   gate: { title: 'the gate itself: npm test, per run and project', run: () => import('./gateTime.ts').then((bench) => bench.gateTime()) },
+  'pact-verify': {
+    title: "npx api-contract-harness pact-verify cold vs Pact's own verifier on running twins",
+    run: () => import('./pactVerifySpeed.ts').then((bench) => bench.pactVerifySpeed()),
+  },
   nightly: {
     title: "the nightly's sequence on a twin process behind one break per API",
     run: () => import('./nightlyTime.ts').then((bench) => bench.nightlyTime()),
