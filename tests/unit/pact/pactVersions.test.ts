@@ -18,6 +18,8 @@ import { arrangeMessageState, MESSAGE_STATES, MESSAGE_VOCABULARY } from '../../.
 import { messageSkipReason, verifyMessage } from '../../../contracts/verification/verifyMessage.ts';
 import { MESSAGE_NOT_VERIFIED } from '../../../contracts/verification/pactProvider.ts';
 import { PactMismatchError } from '../../../contracts/verification/verifyInteraction.ts';
+import { withTeamStates } from '../../../contracts/verification/teamStates.ts';
+import { resolveStates } from '../../../contracts/verification/stateVocabulary.ts';
 
 const FIXTURES = 'tests/fixtures/pacts/versions';
 const fixture = (name: string): PactDocument => parsePact(JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')), name, 'team');
@@ -62,6 +64,23 @@ test.describe('reading each version into one shape', () => {
       [1, 'Asynchronous/Messages', 'a product was created'],
       [2, 'Asynchronous/Messages', 'a product was updated'],
     ]);
+  });
+
+  test("a V2 pact's providerState names a team's state as a V4 pact does (--states)", async () => {
+    const team = (await import('../../fixtures/pact-states.ts')).default;
+    const target = withTeamStates(
+      storeTwinTarget({ mode: 'twin', twinUrl: 'http://127.0.0.1:1', port: 1, userAgent: HARNESS_USER_AGENT, allowWrites: true }),
+      'store',
+      team,
+    );
+    const interaction = {
+      description: 'the sync',
+      providerState: 'a catalogue for the product sync',
+      request: { method: 'GET', path: '/v1/1/products' },
+      response: { status: 200 },
+    };
+    const v2 = parsePact({ ...JSON.parse(readFileSync(join(FIXTURES, V2), 'utf8')), interactions: [interaction] }, 'v2.json', 'team');
+    expect(resolveStates(target.vocabulary, target.name, v2.interactions[0]!).map((s) => s.entry.name)).toEqual(['a catalogue for the product sync']);
   });
 
   test('V1 and V1.1: provider_state or providerState, and the version where each tool wrote it', () => {
