@@ -22,7 +22,7 @@ export function commandWords(team = pactVerifyConsole()): CommandWords {
     ? {
         verify: 'npx api-contract-harness pact-verify',
         prefix: 'pact-verify',
-        statesDoc: 'node_modules/api-contract-harness/docs/provider-states.md',
+        statesDoc: 'provider-states.md in the api-contract-harness package',
         record: 'npx api-contract-harness pact-verify --target record --pact <your pacts>',
       }
     : { verify: 'npm run pact:verify --', prefix: 'pact:verify', statesDoc: 'docs/provider-states.md', record: 'npm run record' };
