@@ -15,10 +15,12 @@ import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { pactPath, readPact, type PactDocument, type PactInteraction, type PactMessage, type PactNames } from './pactFile.ts';
 import type { PactProvider } from './pactProvider.ts';
-import { openRecordedProvider, type RecordedProvider } from './recordedProvider.ts';
-import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
+import type { RecordedProvider } from './recordedProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
-import { verifyMessage } from './verifyMessage.ts';
+
+// Pact's Verifier and the recording machinery load in the test that uses them, not where Playwright lists the
+// tests: its main process loads this file only to list them (bench/pactVerifySpeed.ts, docs/speed.md).
+const verification = () => import('./verifyInteraction.ts');
 
 export interface VerificationOptions {
   /** The describe title (default `consumer → provider`): the report's first line about this pact. */
@@ -95,6 +97,8 @@ async function verifyListed({ names, api, target, options }: Declared, descripti
   resolveStates(chosen.vocabulary, chosen.name, interaction!);
   // Undefined on the twins and replays, which cost nothing.
   const guard = liveRequestGuard();
+  const { openRecordedProvider } = await import('./recordedProvider.ts');
+  const { verifyInteraction } = await verification();
   const recorded = await openRecordedProvider({
     api,
     test: description,
@@ -131,6 +135,8 @@ async function verifyListedMessage(pact: PactDocument, message: PactMessage, tar
     type: 'provider',
     description: `the ${api} ${target.kind === 'twin' ? 'twin' : 'target'}'s webhook deliveries (a message interaction)`,
   });
+  const { verifyMessage } = await import('./verifyMessage.ts');
+  const { PactMismatchError } = await verification();
   try {
     const outcome = await verifyMessage({ pact, message, target, api: api === 'media' ? 'media' : 'store', pactFile: testInfo.outputPath('pact.json') });
     if (outcome.status === 'skipped') return test.skip(true, outcome.reason);
@@ -145,6 +151,7 @@ async function verifyListedMessage(pact: PactDocument, message: PactMessage, tar
 async function explainFailure(caught: unknown, recorded: RecordedProvider | undefined, interaction: PactInteraction, testInfo: TestInfo): Promise<never> {
   const { error, annotation } = recorded?.explain(caught, interaction) ?? { error: caught };
   if (annotation) testInfo.annotations.push(annotation);
-  if (error instanceof PactMismatchError) await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
+  if (error instanceof (await verification()).PactMismatchError)
+    await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
   throw error;
 }
