@@ -30,6 +30,10 @@ const PARTS: Readonly<Record<string, Part>> = {
     title: 'a live verify behind a break that fails most tests, against its clean run',
     run: () => import('./breakCost.ts').then((bench) => bench.breakCost()),
   },
+  'pact-verify': {
+    title: "npx api-contract-harness pact-verify cold vs Pact's own verifier on running twins",
+    run: () => import('./pactVerifySpeed.ts').then((bench) => bench.pactVerifySpeed()),
+  },
   nightly: {
     title: "the nightly's sequence on a twin process behind one break per API",
     run: () => import('./nightlyTime.ts').then((bench) => bench.nightlyTime()),

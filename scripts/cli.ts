@@ -118,7 +118,7 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
 export async function cli(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    if (rest[0] === 'pact-verify') return (await import('./pactVerify.ts')).pactVerifyCommand(['--help']);
+    if (rest[0] === 'pact-verify') return pactVerify(['--help']);
     if (rest[0] === 'twins') return twins(['--help']);
     console.log(CLI_USAGE);
     return command === undefined ? USAGE_EXIT : 0;

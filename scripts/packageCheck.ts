@@ -16,13 +16,15 @@ import { processEnv } from '../src/config/env.ts';
 import { NEEDED_NODE, olderThanNeeded } from '../src/config/nodeVersion.ts';
 import { writeCheckReport } from './summarize.ts';
 
-/** `messages`: its pact holds messages (webhook deliveries), which pact-verify does not verify yet: no pact-verify step. */
+/** The webhook handler's pact holds messages (deliveries): pact-verify matches them against the store twin's own. */
 const EXAMPLES = [
-  { name: 'store-product-sync', states: './pact-states.ts', messages: false },
-  { name: 'media-library-reader', states: undefined, messages: false },
-  { name: 'store-webhook-handler', states: undefined, messages: true },
+  { name: 'store-product-sync', states: './pact-states.ts' },
+  { name: 'media-library-reader', states: undefined },
+  { name: 'store-webhook-handler', states: undefined },
 ] as const;
 const COMMITTED_PACTS = resolve('examples/pacts');
+/** Pacts of the other versions Pact's verifier reads, written by hand from Pact's specification (one passing, one failing interaction each). */
+const VERSION_PACTS = resolve('tests/fixtures/pacts/versions');
 /** The one-wrong-field case's console must stay this short (it was thousands of lines). */
 const MAX_FAILURE_CONSOLE_LINES = 40;
 
@@ -167,6 +169,8 @@ function main(argv: readonly string[]): number {
   const given = argv[0] === '--tarball' ? argv[1] : undefined;
   const scratch = mkdtempSync(join(tmpdir(), 'harness-package-check-'));
   let tarball = '';
+  /** A scratch project where the packed harness installed, for the steps that need no example of their own. */
+  let installed: string | undefined;
   const pack = () => {
     tarball = given ? resolve(given) : packHarness(scratch);
     if (!existsSync(tarball)) throw new Error(`--tarball ${given}: no such file; run npm pack first`);
@@ -184,6 +188,7 @@ function main(argv: readonly string[]): number {
     )
       continue;
     if (example.name === EXAMPLES[0].name) step(`${example.name}: the machine's own Node, when older, is refused loudly (no pin)`, () => olderNodeRefused(dir));
+    installed ??= dir;
     step(`${example.name}: npm test (its pact-js consumer test writes ./pacts; its code against startTwins())`, () => {
       const tested = run('npm', ['test'], dir);
       expectExit(tested, 0, 'npm test');
@@ -195,7 +200,6 @@ function main(argv: readonly string[]): number {
       () => (samePact(written, join(COMMITTED_PACTS, written.split('/').pop()!)), ''),
     );
     if (example.name === 'store-webhook-handler') webhookHandlerSteps(dir);
-    if (example.messages) continue;
     step(`${example.name}: npx api-contract-harness pact-verify --pact ./pacts${example.states ? ` --states ${example.states}` : ''}`, () => {
       const from = performance.now();
       const verified = npx('pact-verify', '--pact', './pacts', ...(example.states ? ['--states', example.states] : []));
@@ -230,6 +234,7 @@ function main(argv: readonly string[]): number {
       return `install size ${mb(all - pin)} with every dependency (${mb(all)} with the team's node@24 pin)`;
     });
   }
+  if (installed) pactVersionSteps(installed);
   return finish(scratch);
 }
 
@@ -250,6 +255,67 @@ function webhookHandlerSteps(dir: string): void {
     return '2 failed, as they should';
   });
 }
+
+// --- Pact versions and message pacts (contracts/verification/pactFile.ts, verifyMessage.ts) -----------------------
+
+/** What a team must never read: the harness's own projects, scripts and folders (tests/unit/pact/teamMessages.test.ts says the same in process). */
+const HARNESS_WORDS = ['npm run', 'contracts-consumer', 'contracts-outside', 'contracts/pacts', 'src/', 'pact:verify'];
+
+/** Each versions fixture through the installed package: the passing interaction verified, the failing one in its short account. */
+function pactVersionSteps(dir: string): void {
+  cpSync(VERSION_PACTS, join(dir, 'pact-versions'), { recursive: true });
+  const cases = [
+    {
+      what: 'a V2 pact (providerState, $.body matchers)',
+      file: 'anime-widget-v2-media-tracking-api.json',
+      says: [
+        '✓ anime-widget-v2 → media-tracking-api › a request for one anime, its title and episode count',
+        '$.data.attributes.streamingUrl: missing',
+        'Who acts: the consumer',
+      ],
+    },
+    {
+      what: 'a V3 pact (providerStates with params, matchers by category)',
+      file: 'price-watcher-v3-store-commerce-api.json',
+      says: [
+        "✓ price-watcher-v3 → store-commerce-api › a request for the prices of a store's products",
+        '$[*].stock: missing in 3 of 3 items',
+        'Who acts: the consumer',
+      ],
+    },
+    {
+      what: "a V3 message pact, against the store twin's real webhook delivery",
+      file: 'product-webhooks-v3-store-commerce-api.json',
+      says: ['✓ product-webhooks-v3 → store-commerce-api › a product/created delivery', '$.name: missing', 'The delivery holds:', 'Who acts: the consumer'],
+    },
+    {
+      what: 'a V4 pact of HTTP and message interactions',
+      file: 'product-webhook-handler-store-commerce-api.json',
+      says: [
+        '› a request for the product a delivery names',
+        '✓ product-webhook-handler → store-commerce-api › a product/created delivery',
+        '$.name: missing',
+        '2 verified, 1 failed',
+      ],
+    },
+  ];
+  for (const { what, file, says } of cases) {
+    step(`pact versions: ${what}, through the installed package (npx api-contract-harness pact-verify --pact ./pact-versions/${file})`, () => {
+      const { code, output } = run(
+        'npx',
+        ['--no-install', 'api-contract-harness', 'pact-verify', '--pact', `./pact-versions/${file}`, '--out', `reports/${file}`],
+        dir,
+      );
+      expectExit({ code, output }, 1, `pact-verify on ${file} (one interaction fails on purpose)`);
+      for (const expected of says) if (!output.includes(expected)) throw new Error(`the console does not say "${expected}":\n${output}`);
+      const harness = HARNESS_WORDS.filter((word) => output.includes(word));
+      if (harness.length > 0) throw new Error(`the console speaks of the harness's own ${harness.join(', ')}:\n${output}`);
+      return /\d+ verified, \d+ failed, \d+ not verified/.exec(output)?.[0] ?? '';
+    });
+  }
+}
+
+// --- end of the Pact versions and message pacts steps ----------------------------------------------------------------
 
 function finish(scratch: string): number {
   const skipped = steps.filter((s) => s.skipped).length;

@@ -11,11 +11,13 @@
  *
  * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { runTool } from './lib/runTool.ts';
 import { dependencyVersion } from '../src/config/harnessRoot.ts';
 import { announceTarget } from './lib/announceTarget.ts';
+import { ConfigError } from '../src/config/ConfigError.ts';
+import { commandWords, inReadersWords } from '../contracts/verification/commandWords.ts';
 import {
   apiOfProvider,
   outsidePact,
@@ -30,7 +32,8 @@ import type { PactApi } from '../contracts/verification/apiTargets.ts';
 import { loadTeamStates, TeamStatesError } from '../contracts/verification/teamStates.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
-import { outcomesDir } from '../contracts/broker/verificationResults.ts';
+import { outcomesDir, type InteractionOutcome } from '../contracts/broker/verificationResults.ts';
+import { MESSAGE_NOT_VERIFIED } from '../contracts/verification/pactProvider.ts';
 import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
 import { publishResults } from '../contracts/broker/publishResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
@@ -47,16 +50,27 @@ const OUTSIDE_SPEC = 'contracts/verification/outsidePacts.verify.spec';
 export const USAGE_EXIT_CODE = 2;
 
 // How the caller typed the command: the packaged one (scripts/cli.ts sets its console) or the checkout's npm script.
-const COMMAND = pactVerifyConsole() ? 'npx api-contract-harness pact-verify' : 'npm run pact:verify --';
+// Read when a line is printed: scripts/cli.ts sets the console after this module may have loaded.
+const words = () => commandWords();
+const prefix = () => words().prefix;
 
-export const USAGE = `Usage:
-  ${COMMAND} [store|media]                   the harness's own pacts (contracts/pacts)
+/** The command's usage, in the reader's words. */
+export function usage(): string {
+  const COMMAND = words().verify;
+  return `Usage:${
+    pactVerifyConsole()
+      ? ''
+      : `
+  ${COMMAND} [store|media]                   the harness's own pacts (contracts/pacts)`
+  }
   ${COMMAND} --pact <file|dir> [--pact <file|dir> …] [--provider store|media] [--states <file>]
   ${COMMAND} --broker [selectors] [--provider-name <name> …] [--no-publish] [--states <file>]
 
-  --pact <file|dir>     a pact file, or every *.json in a directory; any consumer's (PactV4)
+  --pact <file|dir>     a pact file, or every *.json in a directory; any consumer's, of any version Pact's
+                        verifier reads (V1.x to V4: HTTP interactions, and the store's webhook deliveries as
+                        message interactions, verified on the twins)
   --provider store|media  which API the pacts are for, when their provider name does not say
-  --states <file>       a team's own provider states (docs/provider-states.md)
+  --states <file>       a team's own provider states (${words().statesDoc})
   --broker              fetch the pacts to verify from PACT_BROKER_BASE_URL (PACT_BROKER_TOKEN or
                         PACT_BROKER_USERNAME/_PASSWORD), then publish the results to it
   --provider-name <n>   the provider whose pacts the broker is asked for (default: store-commerce-api
@@ -71,13 +85,26 @@ export const USAGE = `Usage:
 ${SELECTOR_USAGE}
 
 The target is HARNESS_TARGET: twins (default), replay, or live (with its guards and budget).${
-  pactVerifyConsole()
-    ? `
+    pactVerifyConsole()
+      ? `
 With npx api-contract-harness: --target twin|replay|live|record in place of HARNESS_TARGET, and --out <dir> for the
 reports (default ./reports/api-contract-harness); paths are read from the folder you run it in.`
-    : ''
+      : ''
+  }
+Exit: 0 verified; 1 an interaction failed, or a message interaction could not be verified on this target; 2 usage or configuration error.`;
 }
-Exit: 0 verified; 1 an interaction failed; 2 usage or configuration error.`;
+
+/** announceTarget, with a configuration error told in the reader's words (a team's replay names its own record command). */
+function announce(what: string): HarnessConfig | undefined {
+  try {
+    harnessConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(inReadersWords(error.message));
+    return undefined;
+  }
+  return announceTarget(what);
+}
 
 export interface VerifyArgs {
   readonly mode: 'own' | 'pact' | 'broker';
@@ -144,7 +171,7 @@ function readFlags(args: readonly string[]): Flags {
   const flags: Flags = { apis: [], pacts: [], providerNames: [], rest: [], broker: false, publish: true };
   const value = (flag: string, i: number): string => {
     const next = args[i + 1];
-    if (next === undefined || next.startsWith('--')) throw new PactSourceError(`${flag} needs a value.\n\n${USAGE}`);
+    if (next === undefined || next.startsWith('--')) throw new PactSourceError(`${flag} needs a value.\n\n${usage()}`);
     return next;
   };
   for (let i = 0; i < args.length; i++) {
@@ -173,21 +200,27 @@ function checkCombination(mode: VerifyArgs['mode'], flags: Flags, selectors: Ret
   if (mode !== 'broker' && (selectors.leftOver.length > 0 || selectors.selectors.length > 0)) {
     const unknown = selectors.leftOver.length > 0 ? selectors.leftOver : ['a consumer version selector'];
     throw new PactSourceError(
-      `${unknown.map((a) => JSON.stringify(a)).join(', ')}: ${selectors.leftOver.length > 0 ? 'unknown argument' : 'only with --broker'}.\n\n${USAGE}`,
+      `${unknown.map((a) => JSON.stringify(a)).join(', ')}: ${selectors.leftOver.length > 0 ? 'unknown argument' : 'only with --broker'}.\n\n${usage()}`,
     );
   }
-  if (selectors.leftOver.length > 0) throw new PactSourceError(`Unknown argument ${selectors.leftOver.map((a) => JSON.stringify(a)).join(', ')}.\n\n${USAGE}`);
+  if (selectors.leftOver.length > 0)
+    throw new PactSourceError(`Unknown argument ${selectors.leftOver.map((a) => JSON.stringify(a)).join(', ')}.\n\n${usage()}`);
+  if (pactVerifyConsole() && apis.length > 0)
+    throw new PactSourceError(`"${apis.join(' ')}": say which API your pacts are for with --provider store|media.\n\n${usage()}`);
   if (mode !== 'own' && apis.length > 0)
     throw new PactSourceError(`"${apis.join(' ')}" picks the harness's own pacts; with --pact or --broker use --provider store|media.`);
+  // The packaged command verifies a team's pacts: there are no pacts of the harness's own in a team's project.
+  if (pactVerifyConsole() && mode === 'own')
+    throw new PactSourceError(`give the pacts to verify: --pact <file|dir> (what your consumer tests wrote), or --broker.\n\n${usage()}`);
   if (mode === 'own' && (provider || statesFile || providerNames.length > 0))
-    throw new PactSourceError(`--provider, --states and --provider-name go with --pact or --broker.\n\n${USAGE}`);
+    throw new PactSourceError(`--provider, --states and --provider-name go with --pact or --broker.\n\n${usage()}`);
   if (mode !== 'broker' && (providerBranch || providerEnvironment || !publish || providerNames.length > 0))
-    throw new PactSourceError(`--provider-name, --provider-branch, --provider-environment and --no-publish go with --broker.\n\n${USAGE}`);
+    throw new PactSourceError(`--provider-name, --provider-branch, --provider-environment and --no-publish go with --broker.\n\n${usage()}`);
 }
 
 async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]): Promise<number> {
   const chosen = apis.length > 0 ? apis : (Object.keys(SPECS) as PactApi[]);
-  const config = announceTarget(`pact:verify: the ${chosen.join(' and ')} pacts in contracts/pacts/, with Pact's Verifier,`);
+  const config = announce(`${prefix()}: the ${chosen.join(' and ')} pacts in contracts/pacts/, with Pact's Verifier,`);
   if (!config) return USAGE_EXIT_CODE;
   return runTool('playwright', ['test', '--project=contracts-verify', '--no-deps', ...chosen.map((api) => SPECS[api]), ...playwright], {
     HARNESS_RUN_NAME: runName() ?? `pact-verify-${config.target}`,
@@ -204,12 +237,29 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
   rmSync(outcomesDir(run), { recursive: true, force: true });
   const config = harnessConfig();
   if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
-  const code = await runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  const ran = await runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  const code = ran || unverifiedMessages(run);
   if (config.target !== 'record') return code;
   const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
   if (leaks.length === 0) return code;
   console.error(
-    `pact:verify: a secret from the environment is written in ${leaks.join(', ')}: delete those files, add the pattern to contracts/<api>/normalisation.json "redact", and record again.`,
+    `${prefix()}: a secret from the environment is written in ${leaks.join(', ')}: delete those files, add the pattern to contracts/<api>/normalisation.json "redact", and record again.`,
+  );
+  return 1;
+}
+
+/**
+ * 1 when a message interaction was not verified (on live or a recording no delivery can be observed): the run
+ * verified less than the pacts ask, so it does not pass, though no interaction failed. Says which, once.
+ */
+export function unverifiedMessages(run: string): number {
+  const dir = outcomesDir(run);
+  const skipped = (existsSync(dir) ? readdirSync(dir) : [])
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)
+    .filter((outcome) => outcome.status === 'skipped' && outcome.reason?.startsWith(MESSAGE_NOT_VERIFIED));
+  if (skipped.length === 0) return 0;
+  console.error(
+    `${prefix()}: ${skipped.length} message interaction(s) not verified (${skipped.map((o) => `"${o.description}"`).join(', ')}): ${skipped[0]!.reason!.slice(MESSAGE_NOT_VERIFIED.length + 2)}. The run does not pass without them.`,
   );
   return 1;
 }
@@ -237,17 +287,17 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     fetched = await fetchPacts(client, args, identity, dir);
   } catch (error) {
     if (!(error instanceof BrokerError || error instanceof PactSourceError)) throw error;
-    console.error(`pact:verify: ${error.message}`);
+    console.error(`${prefix()}: ${error.message}`);
     return error instanceof PactSourceError ? USAGE_EXIT_CODE : 1;
   }
   if (fetched.length === 0) {
-    console.log('pact:verify: nothing to verify: the broker selected no pact. Check the selectors and that the consumers published to these provider names.');
+    console.log(`${prefix()}: nothing to verify: the broker selected no pact. Check the selectors and that the consumers published to these provider names.`);
     return 0;
   }
   const titled = withUniqueTitles(fetched.map((f) => f.pact));
   const code = await verifyOutside(titled, args, run);
   if (!args.publish) {
-    console.log('pact:verify: --no-publish: the results were not published.');
+    console.log(`${prefix()}: --no-publish: the results were not published.`);
     return code;
   }
   const published = fetched.map((f, n) => ({ ...f, pact: titled[n]! }));
@@ -265,12 +315,12 @@ function connectToBroker(
   try {
     if (!env['PACT_BROKER_BASE_URL']?.trim())
       throw new PactBrokerConfigError(
-        'pact:verify --broker: PACT_BROKER_BASE_URL is not set. Set it to the broker (and PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME/_PASSWORD), or verify files with --pact.',
+        `${prefix()} --broker: PACT_BROKER_BASE_URL is not set. Set it to the broker (and PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME/_PASSWORD), or verify files with --pact.`,
       );
     const url = brokerUrl('publish', env);
     const { vars } = brokerAuth(env);
     const client = new BrokerClient(url, { token: vars['PACT_BROKER_TOKEN'], username: vars['PACT_BROKER_USERNAME'], password: vars['PACT_BROKER_PASSWORD'] });
-    const config = announceTarget(`pact:verify: the pacts ${url} has for ${providerNamesOf(args).join(' and ')}, with Pact's Verifier,`);
+    const config = announce(`${prefix()}: the pacts ${url} has for ${providerNamesOf(args).join(' and ')}, with Pact's Verifier,`);
     if (!config) return USAGE_EXIT_CODE;
     return { client, identity: providerIdentity(args, env, git, config.target), config };
   } catch (error) {
@@ -289,7 +339,7 @@ async function fetchPacts(client: BrokerClient, args: VerifyArgs, identity: Prov
     const api = args.provider ?? apiOfProvider(provider);
     if (!api) throw new PactSourceError(`--provider-name ${provider}: cannot tell which API that is. Add --provider store or --provider media.`);
     const listed = await client.pactsForVerification(provider, args.selectors, identity.branch);
-    console.log(`pact:verify: the broker has ${listed.length} pact(s) for ${provider} under ${JSON.stringify(args.selectors)}`);
+    console.log(`${prefix()}: the broker has ${listed.length} pact(s) for ${provider} under ${JSON.stringify(args.selectors)}`);
     for (const [n, entry] of listed.entries()) {
       const document = await client.fetchPact(entry.url);
       const path = join(dir, `${provider}-${n + 1}.json`);
@@ -311,7 +361,7 @@ function providerNamesOf(args: VerifyArgs): readonly string[] {
 async function checkedStatesFile(given: string): Promise<string> {
   const path = resolve(given);
   if (!existsSync(path))
-    throw new PactSourceError(`--states ${given}: no such file (looked for ${path}). Give your team's states file (docs/provider-states.md).`);
+    throw new PactSourceError(`--states ${given}: no such file (looked for ${path}). Give your team's states file (${words().statesDoc}).`);
   await loadTeamStates(path);
   return path;
 }
@@ -321,13 +371,13 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
   let args: VerifyArgs;
   try {
     if (argv.includes('--help') || argv.includes('-h')) {
-      console.log(USAGE);
+      console.log(usage());
       return 0;
     }
     args = parseVerifyArgs(argv);
   } catch (error) {
     if (!(error instanceof PactSourceError)) throw error;
-    console.error(`pact:verify: ${error.message}`);
+    console.error(`${prefix()}: ${error.message}`);
     return USAGE_EXIT_CODE;
   }
   if (args.mode === 'own') return verifyOwn(args.apis, args.playwright);
@@ -337,7 +387,7 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
       args = { ...args, statesFile: await checkedStatesFile(args.statesFile) };
     } catch (error) {
       if (!(error instanceof PactSourceError || error instanceof TeamStatesError)) throw error;
-      console.error(`pact:verify: ${error.message}`);
+      console.error(`${prefix()}: ${error.message}`);
       return USAGE_EXIT_CODE;
     }
   }
@@ -351,11 +401,11 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
     pacts = files.map((file) => outsidePact(file, args.provider));
   } catch (error) {
     if (!(error instanceof PactSourceError)) throw error;
-    console.error(`pact:verify: ${error.message}`);
+    console.error(`${prefix()}: ${error.message}`);
     return USAGE_EXIT_CODE;
   }
-  const config = announceTarget(
-    `pact:verify: ${pacts.map((p) => `${relative(callerDir(), p.path)} (${p.consumer} → ${p.provider}, the ${p.api} API)`).join(', ')}, with Pact's Verifier,`,
+  const config = announce(
+    `${prefix()}: ${pacts.map((p) => `${relative(callerDir(), p.path)} (${p.consumer} → ${p.provider}, the ${p.api} API)`).join(', ')}, with Pact's Verifier,`,
   );
   if (!config) return USAGE_EXIT_CODE;
   return verifyOutside(pacts, args, runName() ?? `pact-verify-outside-${config.target}`);

@@ -13,11 +13,14 @@ import { expect, test } from '../../src/testing/harnessTest.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
-import { pactPath, readPact, type PactInteraction, type PactNames } from './pactFile.ts';
+import { pactPath, readPact, type PactDocument, type PactInteraction, type PactMessage, type PactNames } from './pactFile.ts';
 import type { PactProvider } from './pactProvider.ts';
-import { openRecordedProvider, type RecordedProvider } from './recordedProvider.ts';
-import { PactMismatchError, verifyInteraction } from './verifyInteraction.ts';
+import type { RecordedProvider } from './recordedProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
+
+// Pact's Verifier and the recording machinery load in the test that uses them, not where Playwright lists the
+// tests: its main process loads this file only to list them (bench/pactVerifySpeed.ts, docs/speed.md).
+const verification = () => import('./verifyInteraction.ts');
 
 export interface VerificationOptions {
   /** The describe title (default `consumer → provider`): the report's first line about this pact. */
@@ -40,7 +43,7 @@ export function declarePactVerification(
 ): void {
   // The interactions are listed when Playwright loads the file; each test reads the pact again,
   // because the consumer tests of this same run rewrite it before verification starts.
-  const listed = readPact(names).interactions.map((interaction) => interaction.description);
+  const listed = descriptions(readPact(names));
 
   test.describe(options.title ?? `${names.consumer} → ${names.provider}`, () => {
     for (const description of listed) {
@@ -51,7 +54,7 @@ export function declarePactVerification(
     test('every interaction the consumer tests wrote is verified', ({}, testInfo) => {
       // Sends nothing: its zero keeps it out of the budget line's "not counted".
       chargeToBudget(liveRequestGuard(), api, testInfo);
-      const written = readPact(names).interactions.map((interaction) => interaction.description);
+      const written = descriptions(readPact(names));
       const unverified = written.filter((description) => !listed.includes(description));
       expect(
         unverified,
@@ -59,6 +62,11 @@ export function declarePactVerification(
       ).toEqual([]);
     });
   });
+}
+
+/** Every interaction of the file, HTTP and message, in the file's order. */
+function descriptions(pact: PactDocument): string[] {
+  return [...pact.interactions, ...pact.messages].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((i) => i.description);
 }
 
 interface Declared {
@@ -72,18 +80,25 @@ interface Declared {
 async function verifyListed({ names, api, target, options }: Declared, description: string, testInfo: TestInfo): Promise<void> {
   const pact = readPact(names);
   const interaction = pact.interactions.find((i) => i.description === description);
-  expect(interaction, `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`).toBeDefined();
+  const message = interaction ? undefined : pact.messages.find((m) => m.description === description);
+  expect(
+    interaction ?? message,
+    `"${description}" is no longer in ${pactPath(names)}: the consumer tests dropped it; run again to verify the new file`,
+  ).toBeDefined();
   // Where the interaction is in the consumer's own file, for a report the team reads.
   testInfo.annotations.push({
     type: 'pact interaction',
-    description: `${pact.interactions.indexOf(interaction!) + 1} of ${pact.interactions.length} in ${pactPath(names)}`,
+    description: `${((interaction ?? message)!.index ?? pact.interactions.indexOf(interaction!)) + 1} of ${pact.count} in ${pactPath(names)}`,
   });
   const chosen = await target();
   if ('skip' in chosen) return test.skip(true, chosen.skip);
+  if (message) return verifyListedMessage(pact, message, chosen, api, testInfo);
   // An unknown provider state fails here, before a recording is opened or a request sent.
   resolveStates(chosen.vocabulary, chosen.name, interaction!);
   // Undefined on the twins and replays, which cost nothing.
   const guard = liveRequestGuard();
+  const { openRecordedProvider } = await import('./recordedProvider.ts');
+  const { verifyInteraction } = await verification();
   const recorded = await openRecordedProvider({
     api,
     test: description,
@@ -114,10 +129,29 @@ async function verifyListed({ names, api, target, options }: Declared, descripti
   }
 }
 
+/** A message interaction: the twin's delivery for its state, matched by Pact's Verifier; sends nothing to a live API. */
+async function verifyListedMessage(pact: PactDocument, message: PactMessage, target: PactProvider, api: RecordingApi, testInfo: TestInfo): Promise<void> {
+  testInfo.annotations.push({
+    type: 'provider',
+    description: `the ${api} ${target.kind === 'twin' ? 'twin' : 'target'}'s webhook deliveries (a message interaction)`,
+  });
+  const { verifyMessage } = await import('./verifyMessage.ts');
+  const { PactMismatchError } = await verification();
+  try {
+    const outcome = await verifyMessage({ pact, message, target, api: api === 'media' ? 'media' : 'store', pactFile: testInfo.outputPath('pact.json') });
+    if (outcome.status === 'skipped') return test.skip(true, outcome.reason);
+    await testInfo.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
+  } catch (caught) {
+    if (caught instanceof PactMismatchError) await testInfo.attach('pact mismatch report', { body: caught.report, contentType: 'text/plain' });
+    throw caught;
+  }
+}
+
 /** Rethrows a failed verification, told in the recording's terms when there is one, with Pact's report attached. */
 async function explainFailure(caught: unknown, recorded: RecordedProvider | undefined, interaction: PactInteraction, testInfo: TestInfo): Promise<never> {
   const { error, annotation } = recorded?.explain(caught, interaction) ?? { error: caught };
   if (annotation) testInfo.annotations.push(annotation);
-  if (error instanceof PactMismatchError) await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
+  if (error instanceof (await verification()).PactMismatchError)
+    await testInfo.attach('pact mismatch report', { body: error.report, contentType: 'text/plain' });
   throw error;
 }

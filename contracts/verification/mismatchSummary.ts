@@ -75,6 +75,8 @@ export function summariseMismatches(mismatches: readonly VerifierMismatch[], ans
     if (m.type === 'StatusMismatch') add('status', `status: the pact expects ${short(m.expected)}, the provider answered ${short(m.actual)}`);
     else if (m.type === 'HeaderMismatch')
       add(`header ${m.key}`, `header ${m.key}: ${m.mismatch ?? `the pact expects ${short(m.expected)}, got ${short(m.actual)}`}`);
+    else if (m.type === 'MetadataMismatch')
+      add(`metadata ${m.key}`, `metadata ${m.key}: ${m.mismatch ?? `the pact expects ${short(m.expected)}, got ${short(m.actual)}`}`);
     else if (m.type === 'BodyMismatch' && m.path) {
       const path = generalisePath(m.path);
       const items = itemsAt(answerBody, m.path);

@@ -56,11 +56,11 @@ export function pactFilesIn(source: string): string[] {
   return files;
 }
 
-/** Reads one pact file for the plan: a V4 pact, for an API its provider name (or `override`) says. */
+/** Reads one pact file for the plan: a pact of any version Pact's verifier reads, for an API its provider name (or `override`) says. */
 export function outsidePact(path: string, override?: PactApi, broker?: OutsidePact['broker'], version?: string): OutsidePact {
   let pact;
   try {
-    pact = parsePact(JSON.parse(readFileSync(path, 'utf8')) as unknown, path);
+    pact = parsePact(JSON.parse(readFileSync(path, 'utf8')) as unknown, path, 'team');
   } catch (error) {
     throw new PactSourceError(`${path} is not a pact this harness can verify: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -42,6 +42,12 @@ export interface PactProvider {
   readonly beforeRequest?: () => Promise<(() => void) | void>;
 }
 
+/**
+ * How a message interaction's skip reason starts (verifyMessage.ts): a run that skipped one exits non-zero
+ * (scripts/pactVerify.ts), since it verified less than the pact asks.
+ */
+export const MESSAGE_NOT_VERIFIED = 'message not verified';
+
 export function unavailable(reason: string): Unavailable {
   return { skip: reason };
 }

@@ -23,6 +23,7 @@ import { startRecordingProxy } from '../../src/recording/recordingProxy.ts';
 import { startReplayServer } from '../../src/recording/replayServer.ts';
 import { lockDownNetwork, startRecording, startReplay, type CassetteId } from '../../src/recording/session.ts';
 import type { PactInteraction } from './pactFile.ts';
+import { commandWords } from './commandWords.ts';
 import type { PactProvider } from './pactProvider.ts';
 import { PactMismatchError } from './verifyInteraction.ts';
 
@@ -79,7 +80,7 @@ export async function openRecordedProvider(options: {
   if (mode !== 'record' && mode !== 'replay') return undefined;
   const { api, target } = options;
   const id: CassetteId = { root: recordingsDir(), api, suite: options.suite ?? CONTRACTS_SUITE, test: options.test };
-  return mode === 'record' ? record(id, target) : replay(id, target, options.recordWith ?? 'npm run record');
+  return mode === 'record' ? record(id, target) : replay(id, target, options.recordWith ?? commandWords().record);
 }
 
 async function record(id: CassetteId, target: PactProvider): Promise<RecordedProvider> {
@@ -126,7 +127,7 @@ async function replay(id: CassetteId, target: PactProvider, recordWith: string):
   return {
     target: { ...target, name: service, baseUrl: rebase(target.baseUrl, server.url) },
     describe: `${service}, replayed from ${raw} at ${server.url}`,
-    explain: explainReplayFailure(raw, service, () => server.misses()),
+    explain: explainReplayFailure(raw, service, () => server.misses(), recordWith),
     close: async () => {
       await server.close();
       nock.disableNetConnect();
@@ -145,7 +146,7 @@ async function replay(id: CassetteId, target: PactProvider, recordWith: string):
  * What a failed verification against a replay means: requests the recording does not hold make it stale (it says
  * nothing about the service); otherwise the recorded service breaks the interaction, a finding about the service.
  */
-function explainReplayFailure(raw: string, service: string, missesSoFar: () => readonly string[]): RecordedProvider['explain'] {
+function explainReplayFailure(raw: string, service: string, missesSoFar: () => readonly string[], recordWith: string): RecordedProvider['explain'] {
   return (error, interaction) => {
     if (!(error instanceof PactMismatchError)) return { error };
     const misses = missesSoFar();
@@ -153,7 +154,7 @@ function explainReplayFailure(raw: string, service: string, missesSoFar: () => r
       return {
         error: new Error(
           `The recording ${raw} does not hold what the Verifier sent, so this failure says nothing about the service: ${misses.map((m) => m.replace(/\.$/, '')).join(' | ')}. ` +
-            'The pact or the states changed since it was recorded: record the contracts again (npm run record).',
+            `The pact or the states changed since it was recorded: record it again (${recordWith}).`,
         ),
         annotation: { type: 'replay', description: `stale recording: ${misses.length} request(s) the Verifier sent were not recorded` },
       };

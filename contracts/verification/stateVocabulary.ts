@@ -7,6 +7,7 @@
  * A name that matches nothing fails before any request, naming the closest.
  */
 import { editDistance } from '../../src/text/editDistance.ts';
+import { commandWords } from './commandWords.ts';
 
 /** One state of the vocabulary, as docs/provider-states.md shows it. */
 export interface StateEntry {
@@ -83,13 +84,14 @@ export class UnknownProviderStateError extends Error {
   constructor(options: { state: string; interaction: string; api: string; vocabulary: readonly StateEntry[] }) {
     const { state, interaction, api, vocabulary } = options;
     const closest = closestState(vocabulary, state);
+    const words = commandWords();
     super(
       [
         `Unknown provider state "${state}" in the pact interaction "${interaction}": the ${api} knows no such state, so nothing was sent.`,
         ...(closest ? [`Closest known state: "${closest.name}".`] : []),
-        `Known states of the ${api} (docs/provider-states.md):`,
+        `Known states of the ${api} (${words.statesDoc}):`,
         ...vocabulary.map((entry) => `  - ${entry.name}`),
-        "Fix: name one of these in the consumer test's given(...), or add the state in your team's states file (npm run pact:verify -- --states <file>).",
+        `Fix: name one of these in the consumer test's given(...), or add the state in your team's states file (${words.verify} --states <file>).`,
       ].join('\n'),
     );
   }

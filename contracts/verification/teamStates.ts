@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { unavailable, type Arranged, type PactProvider, type Unavailable } from './pactProvider.ts';
+import { commandWords } from './commandWords.ts';
 import { matchState, UnknownProviderStateError, type StateEntry } from './stateVocabulary.ts';
 
 export type StatesApi = 'store' | 'media';
@@ -70,7 +71,7 @@ export async function loadTeamStates(file: string): Promise<TeamStates> {
         )?.[0];
   if (problem) {
     throw new TeamStatesError(
-      `The states file ${path} ${problem === 'has no default export' ? problem : `has a bad "${problem}" entry`}: export default defineTeamStates({ store: [...], media: [...] }), each state with name, twin, live and arrange (docs/provider-states.md).`,
+      `The states file ${path} ${problem === 'has no default export' ? problem : `has a bad "${problem}" entry`}: export default defineTeamStates({ store: [...], media: [...] }), each state with name, twin, live and arrange (${commandWords().statesDoc}).`,
     );
   }
   return states as TeamStates;

@@ -27,7 +27,7 @@ export type VerificationOutcome = { readonly status: 'verified'; readonly report
 export class PactMismatchError extends Error {
   readonly report: string;
 
-  constructor(interaction: PactInteraction, target: string, report: string, account: readonly string[] = []) {
+  constructor(interaction: Pick<PactInteraction, 'description'>, target: string, report: string, account: readonly string[] = []) {
     super(
       account.length > 0
         ? `The pact interaction "${interaction.description}" does not hold against the ${target}:\n${account.join('\n')}`
@@ -154,11 +154,11 @@ async function runVerifier(
       stateHandlers: run.stateHandlers,
       requestFilter: filter.requestFilter,
     }).verifyProvider();
-    output = outputOf(json);
+    output = verifierOutput(json);
   } catch (error) {
     filter.throwIfRefused();
     const json = error instanceof Error ? error.message : String(error);
-    const report = outputOf(json);
+    const report = verifierOutput(json);
     throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error), accountOf(run.api, target, interaction, json, filter.answered()));
   } finally {
     requestAnswered?.();
@@ -259,7 +259,7 @@ function keepAnswer(req: FilterRequest, res: ServerResponse): Answered {
 }
 
 /** The report lines of the Verifier's JSON answer (its `output`), without colour codes; the raw text when it is not that JSON. */
-function outputOf(json: string): string[] {
+export function verifierOutput(json: string): string[] {
   try {
     const parsed = JSON.parse(json) as { output?: string[] };
     return stripVTControlCharacters((parsed.output ?? []).join('\n')).split('\n');

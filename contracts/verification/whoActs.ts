@@ -42,3 +42,13 @@ export function whoActs(api: 'store' | 'media', target: 'twin' | 'live', mismatc
   }
   return 'Who acts: not decided by the contract schemas (the mismatch is in what they do not cover): compare the pact with the spec, and run the same pact on the twins (--target twin): if it holds there, the provider differs from the contract.';
 }
+
+/**
+ * Who acts on a message that does not hold. The store twin's delivery is what the store sends (its body
+ * `{store_id, event, id}` and the signature header, store.webhooks.hmac-signature; the harness's gate holds the
+ * twin there), so a pact that expects more or other than a delivery carries is the consumer's to change.
+ */
+export function whoActsOnMessage(mismatches: readonly VerifierMismatch[]): string {
+  const metadata = mismatches.some((m) => m.type === 'MetadataMismatch');
+  return `Who acts: the consumer. The twin's delivery is the store's (a body of store_id, event and id, signed in X-Linkedstore-HMAC-SHA256), so the pact expects ${metadata ? 'a header or member' : 'a member or value'} a delivery does not carry: change the consumer test (a handler that needs more reads it from the API, with the delivery's id).`;
+}

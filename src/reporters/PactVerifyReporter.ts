@@ -58,7 +58,9 @@ export default class PactVerifyReporter implements Reporter {
     } else if (result.status === 'skipped') {
       this.#counts.skipped++;
       const reason = test.annotations.find((a) => a.type === 'skip')?.description ?? 'skipped';
-      this.#print(`  - ${name}: not verified: ${reason}`);
+      // A message interaction (annotated so by the verification) is said to be one; a reason that already says "not verified" is not said twice.
+      const message = test.annotations.some((a) => a.type === 'pact message');
+      this.#print(`  - ${name}: not verified${message ? ' (a message interaction)' : ''}: ${reason.replace(/^[\w ]*not verified: /, '')}`);
     } else {
       this.#counts.failed++;
       const where = test.annotations.find((a) => a.type === 'pact interaction')?.description;

@@ -102,7 +102,7 @@ test.describe('reading an outside pact', () => {
     expect(outsidePact(join(dir, 'payments.json'), 'store')).toMatchObject({ api: 'store', consumer: 'team-app', title: 'team-app → payments' });
   });
 
-  test('a directory gives its *.json files; a missing path, an empty directory or a V3 pact are usage errors', () => {
+  test('a directory gives its *.json files; a missing path, an empty directory or a pact of no version Pact reads are usage errors', () => {
     const own = mkdtempSync(join(tmpdir(), 'outside-dir-'));
     writeFileSync(join(own, 'media.json'), JSON.stringify(pact('media-tracking-api')));
     writeFileSync(join(own, 'store.json'), JSON.stringify(pact('store-commerce-api')));
@@ -111,7 +111,9 @@ test.describe('reading an outside pact', () => {
     expect(usageError(() => pactFilesIn(join(dir, 'nope')))).toMatch(/no such file or directory/);
     expect(usageError(() => pactFilesIn(mkdtempSync(join(tmpdir(), 'empty-'))))).toMatch(/no \*\.json pact file/);
     writeFileSync(join(dir, 'v3.json'), JSON.stringify({ ...pact('store-commerce-api'), metadata: { pactSpecification: { version: '3.0.0' } } }));
-    expect(usageError(() => outsidePact(join(dir, 'v3.json')))).toMatch(/not a V4 pact/);
+    expect(outsidePact(join(dir, 'v3.json'))).toMatchObject({ api: 'store', consumer: 'team-app' });
+    writeFileSync(join(dir, 'v5.json'), JSON.stringify({ ...pact('store-commerce-api'), metadata: { pactSpecification: { version: '5.0.0' } } }));
+    expect(usageError(() => outsidePact(join(dir, 'v5.json')))).toMatch(/Pact specification "5.0.0".*1\.x to 4\.x/);
   });
 });
 

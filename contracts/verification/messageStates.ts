@@ -1,0 +1,234 @@
+/**
+ * The provider states of message interactions: each names an event of the store, and arranging it on the
+ * store twin makes the twin send that event's webhook delivery for real. A fresh store registers a webhook
+ * for the one event (POST /webhooks, to a receiver on 127.0.0.1 here), the state's write goes through the
+ * store API, and the delivery the twin posts is caught at the receiver: its raw body and headers are the
+ * message verified against the pact (verifyMessage.ts). Nothing of the delivery is made up here.
+ *
+ * Relies on the twin's public behaviour only: the webhook routes of the Store API, its loopback-only
+ * deliveries (ASSUMPTIONS.md), and the events its resources fire today (product/*, category/*, app/*).
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TwinStoreConfig } from '../../src/config/harnessConfig.ts';
+import { systemClock } from '../../src/clock/Clock.ts';
+import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
+import { twinStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
+import type { StateEntry } from './stateVocabulary.ts';
+
+/** The message states' templates: one per event the store twin delivers. */
+export const MESSAGE_STATES = {
+  productCreated: 'a product was created',
+  productUpdated: 'a product was updated',
+  productDeleted: 'a product was deleted',
+  categoryCreated: 'a category was created',
+  categoryUpdated: 'a category was updated',
+  categoryDeleted: 'a category was deleted',
+  storeSuspended: 'the store was suspended',
+  storeResumed: 'the store was resumed',
+} as const;
+
+const GIVEN_STORE = { storeId: 'given: the store that sent the delivery (its `store_id`)' };
+const LIVE = 'nothing: a live delivery goes to the URL the app registered, where the harness cannot see it';
+const ON_LIVE = 'always: message interactions are verified on the twins (not verified, and the run fails, on live and replay)';
+
+/** The message states as docs/provider-states.md shows them. */
+export const MESSAGE_VOCABULARY: readonly StateEntry[] = [
+  {
+    name: MESSAGE_STATES.productCreated,
+    params: { ...GIVEN_STORE, productId: "given: the product created (the delivery's `id`)" },
+    twin: 'a fresh store with a webhook for product/created; a product is created through the API, and the delivery the twin sends is the message',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+  {
+    name: MESSAGE_STATES.productUpdated,
+    params: { ...GIVEN_STORE, productId: 'given: the product updated' },
+    twin: 'a fresh store with a webhook for product/updated; a product of the seed is renamed through the API',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+  {
+    name: MESSAGE_STATES.productDeleted,
+    params: { ...GIVEN_STORE, productId: 'given: the product deleted' },
+    twin: 'a fresh store with a webhook for product/deleted; a product of the seed is deleted through the API',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+  {
+    name: MESSAGE_STATES.categoryCreated,
+    params: { ...GIVEN_STORE, categoryId: 'given: the category created' },
+    twin: 'a fresh store with a webhook for category/created; a category is created through the API',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+  {
+    name: MESSAGE_STATES.categoryUpdated,
+    params: { ...GIVEN_STORE, categoryId: 'given: the category updated' },
+    twin: 'a fresh store with a webhook for category/updated; a category of the seed is renamed through the API',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+  {
+    name: MESSAGE_STATES.categoryDeleted,
+    params: { ...GIVEN_STORE, categoryId: 'given: the category deleted' },
+    twin: 'a fresh store with a webhook for category/deleted; a category without subcategories is deleted through the API',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+  {
+    name: MESSAGE_STATES.storeSuspended,
+    params: GIVEN_STORE,
+    twin: 'a fresh store with a webhook for app/suspended; the store is suspended through the control API',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+  {
+    name: MESSAGE_STATES.storeResumed,
+    params: GIVEN_STORE,
+    twin: 'a fresh store with a webhook for app/resumed; the store is suspended, then resumed, through the control API',
+    live: LIVE,
+    skippedOnLive: ON_LIVE,
+  },
+];
+
+/** One delivery as it reached the receiver: the raw body and the headers, names as the twin wrote them. */
+export interface Delivery {
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** What arranging a message state gave: the delivery, values for the pact, and how to undo it. */
+export interface ArrangedMessage {
+  readonly delivery: Delivery;
+  readonly values: Record<string, string | number>;
+  readonly teardown: () => Promise<void>;
+}
+
+/** How long a delivery may take to reach the receiver: the twin posts it as soon as the write is answered. */
+const DELIVERY_WITHIN_MS = 5_000;
+
+/** A receiver on 127.0.0.1 (the twin only calls loopback receivers) that keeps the first delivery it gets. */
+async function deliveryReceiver(): Promise<{ url: string; next: () => Promise<Delivery>; close: () => Promise<void> }> {
+  let received: (delivery: Delivery) => void = () => undefined;
+  const first = new Promise<Delivery>((resolve) => (received = resolve));
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      // rawHeaders keep the twin's own spelling (X-Linkedstore-HMAC-SHA256), which a pact's metadata names.
+      const headers: Record<string, string> = {};
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers[req.rawHeaders[i]!] = req.rawHeaders[i + 1]!;
+      received({ body: Buffer.concat(chunks).toString('utf8'), headers });
+      res.writeHead(200).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/store`,
+    next: () =>
+      Promise.race([
+        first,
+        new Promise<never>((_, reject) => {
+          const timer = setTimeout(() => reject(new Error(`the store twin sent no delivery within ${DELIVERY_WITHIN_MS / 1000} s`)), DELIVERY_WITHIN_MS);
+          void first.then(() => clearTimeout(timer));
+        }),
+      ]),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+type Act = (api: StoreClient, store: ProviderStore) => Promise<Record<string, number>>;
+
+/** For each state: the event its webhook is registered for, and the write that fires it (giving the id it wrote). */
+const EVENTS: Record<string, { event: string; act: Act }> = {
+  [MESSAGE_STATES.productCreated]: {
+    event: 'product/created',
+    act: async (api, store) => ({ productId: (await api.createProduct({ name: { [store.mainLanguage]: 'Webhook product' } })).id }),
+  },
+  [MESSAGE_STATES.productUpdated]: {
+    event: 'product/updated',
+    act: async (api, store) => {
+      const id = await first(api.listProducts({ per_page: 1 }), 'products');
+      await api.updateProduct(id, { name: { [store.mainLanguage]: 'Renamed for a webhook' } });
+      return { productId: id };
+    },
+  },
+  [MESSAGE_STATES.productDeleted]: {
+    event: 'product/deleted',
+    act: async (api) => {
+      const id = await first(api.listProducts({ per_page: 1 }), 'products');
+      await api.deleteProduct(id);
+      return { productId: id };
+    },
+  },
+  [MESSAGE_STATES.categoryCreated]: {
+    event: 'category/created',
+    act: async (api, store) => ({ categoryId: (await api.createCategory({ name: { [store.mainLanguage]: 'Webhook category' } })).id }),
+  },
+  [MESSAGE_STATES.categoryUpdated]: {
+    event: 'category/updated',
+    act: async (api, store) => {
+      const id = await first(api.listCategories({ per_page: 1 }), 'categories');
+      await api.updateCategory(id, { name: { [store.mainLanguage]: 'Renamed for a webhook' } });
+      return { categoryId: id };
+    },
+  },
+  [MESSAGE_STATES.categoryDeleted]: {
+    event: 'category/deleted',
+    act: async (api) => {
+      // A leaf, so the one delivery is for the category deleted (a parent takes its subcategories with it).
+      const { items } = await api.listCategories({ per_page: 200 });
+      const leaf = items.find((c) => c.subcategories.length === 0);
+      if (!leaf) throw new Error('the store twin made a store without a leaf category: its seed changed; fix the seed or this state');
+      await api.deleteCategory(leaf.id);
+      return { categoryId: leaf.id };
+    },
+  },
+  [MESSAGE_STATES.storeSuspended]: {
+    event: 'app/suspended',
+    act: async (_api, store) => (await store.twin!.control.suspend(Number(store.storeId)), {}),
+  },
+  [MESSAGE_STATES.storeResumed]: {
+    event: 'app/resumed',
+    act: async (_api, store) => {
+      await store.twin!.control.suspend(Number(store.storeId));
+      await store.twin!.control.resume(Number(store.storeId));
+      return {};
+    },
+  },
+};
+
+async function first(page: Promise<{ items: readonly { id: number }[] }>, what: string): Promise<number> {
+  const [item] = (await page).items;
+  if (!item) throw new Error(`the store twin made a store without ${what}: its seed changed; fix the seed or this state`);
+  return item.id;
+}
+
+/**
+ * Arranges a message state on the store twin: the twin's delivery of that event, caught at a receiver. The
+ * store is deleted by the teardown.
+ */
+export async function arrangeMessageState(config: Pick<TwinStoreConfig, 'twinUrl' | 'userAgent'>, state: string): Promise<ArrangedMessage> {
+  const fired = EVENTS[state];
+  if (!fired) throw new Error(`No way to arrange the message state "${state}" on the store twin: add it to EVENTS in contracts/verification/messageStates.ts.`);
+  const store = await twinStoreProvider(config, 'twin').openStore();
+  const receiver = await deliveryReceiver();
+  const teardown = async () => {
+    await receiver.close();
+    await store.close();
+  };
+  try {
+    const api = store.client({ pace: false, clock: systemClock });
+    await api.createWebhook({ event: fired.event, url: receiver.url });
+    const ids = await fired.act(api, store);
+    const delivery = await receiver.next();
+    return { delivery, values: { storeId: Number(store.storeId), ...ids }, teardown };
+  } catch (error) {
+    await teardown();
+    throw new Error(`arranging "${state}" on the store twin: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
