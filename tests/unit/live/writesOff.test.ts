@@ -83,7 +83,8 @@ test('with the write flags off, no POST, PUT, PATCH or DELETE reaches either pro
   expect(new Set(arrived.map((line) => line.split(' ')[0])), 'both APIs were verified').toEqual(new Set(['store', 'media']));
   expect({ code, unexpected: stats.unexpected }, `the live run with the flags off is green (log: ${join(dir, 'run.log')})`).toEqual({ code: 0, unexpected: 0 });
   expect(stats.skipped, 'what needs a write was skipped').toBeGreaterThan(0);
-  expect(stats.expected, 'and the rest verified').toBeGreaterThan(150);
+  // The read-only tests of both suites, each route-table group one test: far more than a run that skipped all.
+  expect(stats.expected, 'and the rest verified').toBeGreaterThan(80);
   // A failure keeps the run's log for reading (its path is in the message).
   rmSync(dir, { recursive: true, force: true });
 });

@@ -47,6 +47,6 @@ test('an unknown command exits 2 and names the commands; --help exits 0', async 
   } finally {
     Object.assign(console, { error, log });
   }
-  expect(errors.join('\n')).toContain('unknown command "frobnicate". The commands are pact-verify, twins, doctor.');
+  expect(errors.join('\n')).toContain('unknown command "frobnicate". The commands are pact-verify, twins, doctor, webhooks.');
   expect(logs.join('\n')).toMatch(/pact-verify --pact <file\|dir>[\s\S]*HARNESS_TARGET/);
 });
