@@ -58,6 +58,7 @@ test(
       // data, if any comes, must be the path's store, never the token's.
       const crossed = await store.send({ method: 'GET', url: `${second.baseUrl}/store`, retry: false });
       if (crossed.status >= 200 && crossed.status < 300) {
+        jsonOf(crossed, rule);
         expect(
           storeShown(crossed),
           says(rule, `/v1/${second.storeId}/store with store ${store.storeId}'s token answered store ${String(storeShown(crossed))}'s data`),
