@@ -8,9 +8,13 @@ import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import { processEnv } from '../../src/config/env.ts';
 import type { StorePlan } from '../../src/rules/storeContract.ts';
+import { SEEDED_APP } from '../../src/twins/store/install/apps.ts';
 
 /** The seeded store the live path verifies (src/twins/store/seed.ts). */
 export const SEEDED_STORE = { id: '100001', token: 'twin-token-100001' } as const;
+
+/** The other seeded store: the live path's second sandbox store, for the scope rules (STORE_SECOND_ID). */
+export const SECOND_SEEDED_STORE = { id: '100002', token: 'twin-token-100002' } as const;
 
 /**
  * The plan of the seeded stores in the gate's recording (and so in the shipped cassettes): plus,
@@ -75,8 +79,14 @@ export function twinAsLiveEnv(options: { storeUrl: string; mediaUrl: string; med
   return {
     STORE_API_URL: options.storeUrl,
     STORE_ID: SEEDED_STORE.id,
-    LIVE_STORE_ALLOWLIST: SEEDED_STORE.id,
+    LIVE_STORE_ALLOWLIST: `${SEEDED_STORE.id},${SECOND_SEEDED_STORE.id}`,
     STORE_ACCESS_TOKEN: SEEDED_STORE.token,
+    STORE_SECOND_ID: SECOND_SEEDED_STORE.id,
+    STORE_SECOND_ACCESS_TOKEN: SECOND_SEEDED_STORE.token,
+    // The token endpoint is on the store twin's own port (ASSUMPTIONS.md, Install flow), with its seeded app.
+    STORE_AUTH_URL: options.storeUrl,
+    STORE_APP_ID: String(SEEDED_APP.id),
+    STORE_APP_SECRET: SEEDED_APP.secret,
     STORE_USER_AGENT: options.userAgent,
     STORE_ALLOW_WRITES: '1',
     KITSU_API_URL: options.mediaUrl,

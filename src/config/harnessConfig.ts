@@ -46,6 +46,15 @@ export interface LiveStoreConfig {
   readonly storefrontUrl?: string | undefined;
   /** The app's install flow on live: the token endpoint's host and, when given, the app's credentials. */
   readonly install?: LiveInstallConfig | undefined;
+  /** STORE_SECOND_ID and STORE_SECOND_ACCESS_TOKEN: a second sandbox store, which the scope rules need; undefined when unset. */
+  readonly secondStore?: LiveSecondStore | undefined;
+}
+
+/** A second allow-listed sandbox store and its token: what a store's token must not reach, and whose path must answer its own data. */
+export interface LiveSecondStore {
+  readonly storeId: string;
+  /** Never printed, attached or written to a report. */
+  readonly token: string;
 }
 
 /**
@@ -252,8 +261,45 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
   const allowWrites = readFlag(env, 'STORE_ALLOW_WRITES', problems);
   const storefrontUrl = readStorefrontUrl(env, problems);
   const install = readLiveInstall(env, problems);
+  const secondStore = readSecondStore(env, storeId, problems);
   if (!apiUrl || !storeId || !token || !userAgent) return undefined;
-  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl, install };
+  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl, install, secondStore };
+}
+
+/**
+ * STORE_SECOND_ID and STORE_SECOND_ACCESS_TOKEN: both or neither. The id must be another store than STORE_ID and,
+ * like it, listed in LIVE_STORE_ALLOWLIST: the scope checks send requests to it.
+ */
+function readSecondStore(env: Env, storeId: string, problems: string[]): LiveSecondStore | undefined {
+  const id = env.STORE_SECOND_ID?.trim() || undefined;
+  const token = env.STORE_SECOND_ACCESS_TOKEN?.trim() || undefined;
+  if (id === undefined && token === undefined) return undefined;
+  if ((id === undefined) !== (token === undefined)) {
+    problems.push(
+      `${id ? 'STORE_SECOND_ACCESS_TOKEN' : 'STORE_SECOND_ID'} is not set, but ${id ? 'STORE_SECOND_ID' : 'STORE_SECOND_ACCESS_TOKEN'} is. Set both (a second sandbox store's id and its access token) to check that a token reaches only its own store, or neither.`,
+    );
+    return undefined;
+  }
+  if (!/^\d+$/.test(id!)) {
+    problems.push(`STORE_SECOND_ID is "${id}", not a numeric store id. Set it to a second sandbox store's numeric identifier.`);
+    return undefined;
+  }
+  if (/\s/.test(token!)) {
+    problems.push('STORE_SECOND_ACCESS_TOKEN contains white space. Set it to the bare token, without the "bearer " prefix.');
+    return undefined;
+  }
+  if (id === storeId) {
+    problems.push(`STORE_SECOND_ID is STORE_ID (${id}). Set it to another sandbox store, whose data STORE_ACCESS_TOKEN must not reach.`);
+    return undefined;
+  }
+  const listed = (env.LIVE_STORE_ALLOWLIST?.trim() ?? '').split(/[\s,]+/).filter(Boolean);
+  if (listed.length > 0 && !listed.includes(id!)) {
+    problems.push(
+      `STORE_SECOND_ID ${id} is not in LIVE_STORE_ALLOWLIST (${listed.join(', ')}): the live run is refused. If store ${id} is a sandbox you may test against, add it to LIVE_STORE_ALLOWLIST; otherwise fix STORE_SECOND_ID.`,
+    );
+    return undefined;
+  }
+  return { storeId: id!, token: token! };
 }
 
 function readLiveInstall(env: Env, problems: string[]): LiveInstallConfig | undefined {
@@ -403,6 +449,9 @@ export function describeConfig(config: HarnessConfig): Record<string, string> {
           'store token': '(set, not shown)',
           'store writes': store.allowWrites ? 'allowed' : 'read-only',
           storefront: store.storefrontUrl ?? '(STOREFRONT_URL unset: storefront checks skipped)',
+          'second store': store.secondStore
+            ? `${store.secondStore.storeId}, token set (not shown)`
+            : '(STORE_SECOND_ID unset: the scope checks are not verified)',
         };
   const mediaPart: Record<string, string> =
     media.mode === 'off'

@@ -14,7 +14,11 @@ export function writeRecordedTarget(root: string, store: StoreConfig, media: Med
   if (store.mode === 'twin' || media.mode === 'twin') throw new Error('writeRecordedTarget: a recording is made against live targets, not the twins');
   mkdirSync(root, { recursive: true });
   const target: RecordedTarget = {
-    store: store.mode === 'live' ? { ...store, token: standIn(store.token) } : store,
+    // The app's secret and the second store (its token) are for checks a recording does not hold (@not-recorded): never written.
+    store:
+      store.mode === 'live'
+        ? { ...store, token: standIn(store.token), install: store.install && { authUrl: store.install.authUrl }, secondStore: undefined }
+        : store,
     media: media.mode === 'live' ? { ...media, token: media.token === undefined ? undefined : standIn(media.token) } : media,
   };
   writeFileSync(recordedTargetPath(root), `${JSON.stringify(target, null, 2)}\n`);

@@ -91,7 +91,7 @@ async function installCapture(): Promise<void> {
 
 /** The secrets a recording must never hold: every credential the environment gives the harness. */
 export function environmentSecrets(env: Readonly<Record<string, string | undefined>> = processEnv()): string[] {
-  return ['STORE_ACCESS_TOKEN', 'KITSU_ACCESS_TOKEN', 'KITSU_PASSWORD', 'STORE_CLIENT_SECRET']
+  return ['STORE_ACCESS_TOKEN', 'STORE_SECOND_ACCESS_TOKEN', 'STORE_APP_SECRET', 'KITSU_ACCESS_TOKEN', 'KITSU_PASSWORD', 'STORE_CLIENT_SECRET']
     .map((name) => env[name]?.trim() ?? '')
     .filter((value) => value.length >= 4);
 }

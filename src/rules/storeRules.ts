@@ -109,6 +109,20 @@ const rules = [
     needs: 'twin',
     text: "A store's token does not open another store (401).",
   },
+  {
+    id: 'store.scope.token-reaches-own-store',
+    section: 'What the service does',
+    source: 'contract',
+    needs: 'any',
+    text: "A store's token reaches that store's data only (an application acts on one store's data; its token grants its rights over that store): sent to another store's path it is refused with a 4xx and answers none of that store's data.",
+  },
+  {
+    id: 'store.scope.path-names-the-store',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    text: "Every resource path is scoped to one store by its identifier: what /v1/{store_id}/... answers is that store's data (GET /store answers that id), never another store's.",
+  },
 
   // Authentication: the install flow (OAuth 2). The field notes' OAuth section shows its endpoints; the rest is the twin's choice (ASSUMPTIONS.md).
   {
@@ -117,6 +131,30 @@ const rules = [
     source: 'contract',
     needs: 'twin',
     text: 'When a store owner installs the application, the application obtains an access token that grants its rights over that store: authorize, approve, redirect with a code, exchange, and the token opens the store.',
+  },
+  {
+    id: 'store.oauth.token-request-form-encoded',
+    section: 'Authentication',
+    source: 'contract',
+    needs: 'any',
+    // Its probe exchanges a code: a provider that took it would install the app.
+    writes: true,
+    text: 'Authorization follows OAuth 2: the token endpoint reads the request OAuth 2 clients send, its parameters form-encoded (application/x-www-form-urlencoded, RFC 6749 4.1.3), and answers it in OAuth 2 terms, not refusing the media type.',
+  },
+  {
+    id: 'store.oauth.token-errors-rfc6749',
+    section: 'Authentication',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: 'Authorization follows OAuth 2: a refused token request answers 400 (401 for a failed client authentication, invalid_client) with a JSON object whose error member is one of RFC 6749 5.2 codes; a code the provider never issued is invalid_grant.',
+  },
+  {
+    id: 'store.oauth.token-success-rfc6749',
+    section: 'Authentication',
+    source: 'contract',
+    needs: 'twin',
+    text: 'Authorization follows OAuth 2: a successful code exchange answers 200 with a JSON object holding the strings access_token and token_type (RFC 6749 5.1), sent no-store.',
   },
   {
     id: 'store.oauth.authorize-consent',
@@ -276,6 +314,13 @@ const rules = [
     needs: 'any',
     text: 'GET /categories/{category_id} answers the category object: id, name, description, handle, parent, subcategories, created_at, updated_at.',
   },
+  {
+    id: 'store.categories.fetched-by-id',
+    section: 'Known endpoints',
+    source: 'contract',
+    needs: 'any',
+    text: 'GET /categories/{category_id} answers that category: its id is the one asked for, and its members are those the listing shows for it.',
+  },
   { id: 'store.categories.parent-null-top-level', section: 'Category', source: 'contract', needs: 'any', text: 'parent is null for a top-level category.' },
   {
     id: 'store.categories.subcategories-empty-array',
@@ -323,6 +368,38 @@ const rules = [
     needs: 'any',
     writes: true,
     text: 'GET /products/{id} answers the product, PUT 200 with the product, DELETE 200 {}.',
+  },
+  {
+    id: 'store.products.fetched-by-id',
+    section: 'Product',
+    source: 'reliance',
+    reliedOnBy: 'StoreClient.getProduct (src/clients/store/StoreClient.ts), which answers the product of the id it was given',
+    needs: 'any',
+    text: 'GET /products/{id} answers that product: its id is the one asked for, and its name is the one the listing shows for it.',
+  },
+  {
+    id: 'store.writes.create-reflected',
+    section: 'Known endpoints',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: 'A create answers the resource it created: the attributes sent, as the provider keeps them (a localized property sent as a string holds it in every language, sent as an object holds each value sent), with a new id; a read by that id answers the same.',
+  },
+  {
+    id: 'store.writes.update-reflected',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: 'A PUT replaces the resource: its answer and a later read by id show the values sent, as the provider keeps them.',
+  },
+  {
+    id: 'store.writes.delete-gone',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: 'After a DELETE succeeds the resource is gone for every reader: GET and HEAD of its id answer a 4xx, and the listing no longer holds it.',
   },
   {
     id: 'store.products.filters',
@@ -416,6 +493,22 @@ const rules = [
     source: 'contract',
     needs: 'any',
     text: 'Following Link next from the first page visits every item exactly once, X-Total-Count in all, and ends on a page without next.',
+  },
+  {
+    id: 'store.pagination.links-same-listing',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    text: 'Each Link entry leads to a page of the same listing (clients follow Link URLs and do not build page URLs): the same path and the same query, per_page, filters, q and sort included, with only page differing.',
+  },
+  {
+    id: 'store.pagination.filters-with-pages',
+    section: 'Common request rules',
+    source: 'reliance',
+    reliedOnBy:
+      'StoreClient.listProducts/iterateProducts (ListParams: since_id, created_at_min, updated_at_min with page and per_page), which walk a filtered listing through Link next',
+    needs: 'any',
+    text: 'page and per_page combine with the filters the client sends: every page of a filtered listing holds per_page items that match (fewer only on the last), X-Total-Count counts the matches, and the walk through Link next visits each match once.',
   },
   {
     id: 'store.pagination.link-rels-presence',

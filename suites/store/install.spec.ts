@@ -236,3 +236,93 @@ test(
     expectStatus(await withToken(store, token), 401, rule);
   }),
 );
+
+// Authorization follows OAuth 2 (Authentication 1): what RFC 6749 requires of a token endpoint is contract.
+// Checked on live with the app's credentials, at the token endpoint (STORE_AUTH_URL), never recorded.
+
+/** The RFC 6749 5.2 error codes of a token endpoint. */
+const RFC6749_ERRORS = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];
+
+const TOKEN_ENDPOINT_NOT_RECORDED = (ruleId: string) =>
+  `${ruleId} is checked at the token endpoint, on another origin than the API's, which a recording does not hold: run HARNESS_TARGET=live with STORE_APP_ID and STORE_APP_SECRET to verify it.`;
+
+/** The token endpoint and an app's credentials: a fresh app on the twin; on live STORE_APP_ID and STORE_APP_SECRET, or the test is skipped naming them. */
+async function tokenEndpointOf(store: StoreUnderTest, rule: Rule): Promise<{ url: string; clientId: string; clientSecret: string }> {
+  if (store.twin) {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    return { url: `${flow.twinUrl}/apps/authorize/token`, clientId: String(app.appId), clientSecret: app.clientSecret };
+  }
+  const install = store.install;
+  const noCredentials = tokenEndpointSkipReason(rule.id, install);
+  test.skip(noCredentials !== undefined, noCredentials);
+  return { url: `${install!.authUrl}/apps/authorize/token`, clientId: install!.appId!, clientSecret: install!.appSecret! };
+}
+
+/** An OAuth 2 error answer (RFC 6749 5.2): the status, and a JSON object whose error is one of the RFC's codes, the one expected. */
+function expectRfcError(answer: TokenAnswer, statuses: number[], error: string, what: string, rule: Rule): void {
+  expect(statuses, says(rule, `${what} answered ${answer.status}, not ${statuses.join(' or ')}: ${answer.text.slice(0, 200)}`)).toContain(answer.status);
+  expect(
+    answer.body !== undefined && typeof answer.body === 'object' && !Array.isArray(answer.body),
+    says(rule, `${what}: the error body is not a JSON object`),
+  ).toBe(true);
+  expect(RFC6749_ERRORS, says(rule, `${what}: error ${JSON.stringify(answer.body?.['error'])} is none of RFC 6749's codes`)).toContain(answer.body?.['error']);
+  expect(answer.body?.['error'], says(rule, `${what}: the error code`)).toBe(error);
+}
+
+const NEVER_ISSUED = 'harness-code-never-issued';
+
+test(
+  ...verifies(
+    'store.oauth.token-request-form-encoded',
+    'a form-encoded exchange of a code never issued is read: invalid_grant, not a refused media type',
+    async ({ store, rule }) => {
+      const endpoint = await tokenEndpointOf(store, rule);
+      const grant = { client_id: endpoint.clientId, client_secret: endpoint.clientSecret, grant_type: 'authorization_code', code: NEVER_ISSUED };
+      const answer = await postToken(endpoint.url, grant, 'form');
+      // Had the parameters not been read, the answer would be a 415, or invalid_request for "missing" ones.
+      expectRfcError(answer, [400], 'invalid_grant', 'a form-encoded exchange of a code never issued', rule);
+    },
+    { writes: true, notRecorded: TOKEN_ENDPOINT_NOT_RECORDED('store.oauth.token-request-form-encoded') },
+  ),
+);
+
+test(
+  ...verifies(
+    'store.oauth.token-errors-rfc6749',
+    'an unknown code, a wrong secret, a missing parameter and an unknown grant type',
+    async ({ store, rule }) => {
+      const endpoint = await tokenEndpointOf(store, rule);
+      const grant = { client_id: endpoint.clientId, client_secret: endpoint.clientSecret, grant_type: 'authorization_code', code: NEVER_ISSUED };
+      const { code: _omitted, ...withoutCode } = grant;
+      const cases: [string, Record<string, string>, number[], string][] = [
+        ['a code never issued', grant, [400], 'invalid_grant'],
+        // RFC 6749 5.2: invalid_client MAY answer 401 (with WWW-Authenticate).
+        ['a wrong client_secret', { ...grant, client_secret: `${endpoint.clientSecret}-wrong` }, [400, 401], 'invalid_client'],
+        ['no code', withoutCode, [400], 'invalid_request'],
+        ['an unknown grant_type', { ...grant, grant_type: 'urn:harness:no-such-grant' }, [400], 'unsupported_grant_type'],
+      ];
+      for (const [what, params, statuses, error] of cases) expectRfcError(await postToken(endpoint.url, params, 'form'), statuses, error, what, rule);
+    },
+    { writes: true, notRecorded: TOKEN_ENDPOINT_NOT_RECORDED('store.oauth.token-errors-rfc6749') },
+  ),
+);
+
+test(
+  ...verifies('store.oauth.token-success-rfc6749', 'a form-encoded exchange answers 200 {access_token, token_type}, no-store', async ({ store, rule }) => {
+    const flow = flowOf(store);
+    const app = await flow.registerApp();
+    const { code } = await flow.approve(app, store.twin!.info.storeId);
+    const res = await fetch(`${flow.twinUrl}/apps/authorize/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(Object.entries(grantOf(app, code)).map(([k, v]): [string, string] => [k, String(v)])).toString(),
+    });
+    const text = await res.text();
+    expect(res.status, says(rule, `the exchange answered ${res.status}: ${text}`)).toBe(200);
+    const body = JSON.parse(text) as Record<string, unknown>;
+    expect(typeof body['access_token'], says(rule, 'access_token is a string')).toBe('string');
+    expect(typeof body['token_type'], says(rule, 'token_type is a string')).toBe('string');
+    expect(res.headers.get('cache-control') ?? '', says(rule, 'a token answer is sent Cache-Control: no-store')).toMatch(/no-store/i);
+  }),
+);

@@ -232,3 +232,96 @@ test(
     expect(ids.length, says(rule, 'the client visits X-Total-Count products')).toBe(total);
   }),
 );
+
+interface Dated {
+  id: number;
+  created_at: string;
+}
+
+/** Every product, id and created_at only, through the client's walk (a few requests of 200). */
+async function everyProduct(store: StoreUnderTest): Promise<Dated[]> {
+  const all: Dated[] = [];
+  for await (const product of store.client.iterateProducts({ per_page: maxPerPage, fields: 'id,name,created_at' })) all.push(product as unknown as Dated);
+  return all;
+}
+
+/**
+ * A filtered listing of a few old products: since_id (which the client sends) above the oldest three ids and
+ * created_at_max at the eighth, so products other tests create meanwhile (newer) never fall in it. Its
+ * members are computed from the whole listing, not from what the filtered answers say.
+ */
+async function oldWindow(store: StoreUnderTest, rule: Rule): Promise<{ query: Record<string, string>; members: number[] }> {
+  const all = (await everyProduct(store)).sort((a, b) => a.id - b.id);
+  precondition(rule, store.target, all.length >= 8, `at least 8 products, for a filtered listing of several pages (the store has ${all.length})`);
+  const sinceId = all[2]!.id;
+  // Timestamps come as <timestamp>+0000 (store.timestamps.format), which Date.parse reads once the offset has its colon.
+  const at = (stamp: string) => Date.parse(stamp.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  const createdAtMax = [...all].sort((a, b) => at(a.created_at) - at(b.created_at))[7]!.created_at;
+  const members = all.filter((p) => p.id > sinceId && at(p.created_at) <= at(createdAtMax)).map((p) => p.id);
+  precondition(rule, store.target, members.length >= 3, `at least 3 products in the window since_id=${sinceId}, created_at_max=${createdAtMax}`);
+  return { query: { since_id: String(sinceId), created_at_max: createdAtMax }, members };
+}
+
+test(
+  ...verifies(
+    'store.pagination.filters-with-pages',
+    'since_id and created_at_max with per_page=2: every page, the count and the walk',
+    async ({ store, rule }) => {
+      const { query, members } = await oldWindow(store, rule);
+      const perPage = 2;
+      const pages: number[][] = [];
+      let res = (await page(store, rule, { ...query, per_page: perPage })).res;
+      for (let guard = 0; ; guard++) {
+        expect(guard, says(rule, `following next did not end after ${guard} pages`)).toBeLessThan(Math.ceil(members.length / perPage) + 2);
+        const ids = (jsonOf(res, rule) as Item[]).map((item) => item.id);
+        const outside = ids.filter((id) => !members.includes(id));
+        expect(outside, says(rule, `page ${pages.length + 1} of the filtered listing holds products the filters exclude`)).toEqual([]);
+        expect(totalCountOf(res, rule), says(rule, `X-Total-Count on page ${pages.length + 1} counts the matches`)).toBe(members.length);
+        pages.push(ids);
+        const next = linksOf(res, rule).next;
+        if (!next) break;
+        res = await store.send({ method: 'GET', url: next });
+        expectStatus(res, 200, rule);
+      }
+      expect(
+        pages.slice(0, -1).map((ids) => ids.length),
+        says(rule, `every page but the last holds per_page=${perPage}`),
+      ).toEqual(pages.slice(0, -1).map(() => perPage));
+      expect(
+        pages.flat().sort((a, b) => a - b),
+        says(rule, 'the walk visits each match once'),
+      ).toEqual([...members].sort((a, b) => a - b));
+      // page with the filters, asked directly as the client's listProducts({ page }) does: the walk's second page.
+      const second = await page(store, rule, { ...query, per_page: perPage, page: 2 });
+      expect(
+        second.items.map((item) => item.id),
+        says(rule, 'page=2 of the filtered listing is the second page of its walk'),
+      ).toEqual(pages[1]);
+    },
+  ),
+);
+
+test(
+  ...verifies('store.pagination.links-same-listing', 'a filtered, trimmed listing: every Link of pages 1 and 2 keeps its query', async ({ store, rule }) => {
+    const { query } = await oldWindow(store, rule);
+    const asked = { ...query, fields: 'id,name', per_page: '2' };
+    const sameListing = (res: StoreResponse, where: string) => {
+      // Which rels a page offers beyond next on page 1 the contract leaves open (a provider may omit prev and first).
+      const links = linksOf(res, rule);
+      for (const [rel, url] of Object.entries(links)) {
+        const target = new URL(url);
+        expect(target.pathname, says(rule, `${where}: rel="${rel}" leads to ${target.pathname}, another collection`)).toBe(new URL(res.url).pathname);
+        const kept = Object.fromEntries([...target.searchParams].filter(([key]) => key !== 'page'));
+        expect(kept, says(rule, `${where}: rel="${rel}" ${url} is not a page of the same listing`)).toEqual(asked);
+        expect(target.searchParams.get('page') ?? '1', says(rule, `${where}: rel="${rel}" names no page`)).toMatch(/^\d+$/);
+      }
+      return links;
+    };
+    const first = await page(store, rule, asked);
+    const next = sameListing(first.res, 'page 1').next;
+    expect(next, says(rule, 'page 1 of a listing of several pages offers rel="next"')).toBeDefined();
+    const second = await store.send({ method: 'GET', url: next! });
+    expectStatus(second, 200, rule);
+    sameListing(second, 'page 2');
+  }),
+);

@@ -1,5 +1,5 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
-import { expectMainLanguage, expectStatus, jsonOf, rateHeadersOf, uniqueName } from '../fixtures/storeChecks.ts';
+import { expectMainLanguage, expectRemainingAsResetSays, expectStatus, jsonOf, rateHeadersOf, uniqueName } from '../fixtures/storeChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { bucketOfPlan, STORE_CONTRACT, STORE_PLANS, type StorePlan } from '../../src/rules/storeContract.ts';
 import { STORE_RULES } from '../../src/rules/storeRules.ts';
@@ -48,7 +48,7 @@ test(
     // An error answer carries them too; which 4xx a missing category gets, the contract leaves open.
     const missing = await store.send({ method: 'GET', path: '/categories/999999999', retry: false });
     expect(missing.status >= 400 && missing.status < 500, says(rule, `a missing category answers an error (got ${missing.status})`)).toBe(true);
-    rateHeadersOf(missing, rule);
+    const readings = [first, second, rateHeadersOf(missing, rule)];
     // And every page of a walk, not only the first: the pacer reads them on every answer it gets.
     const page1 = await store.send({ method: 'GET', path: '/products', query: { per_page: 2 }, pace: true });
     expectStatus(page1, 200, rule);
@@ -56,7 +56,9 @@ test(
     precondition(rule, store.target, next !== undefined, 'a second page of products (more than 2 products, and a Link to it)');
     const page2 = await store.send({ method: 'GET', url: next!, pace: true });
     expectStatus(page2, 200, rule);
-    rateHeadersOf(page2, rule);
+    readings.push(rateHeadersOf(page1, rule), rateHeadersOf(page2, rule));
+    // What the pacer paces by: Remaining counts the requests that fit, not one fewer nor one more.
+    expectRemainingAsResetSays(readings, rule);
   }),
 );
 

@@ -20,6 +20,12 @@ export interface PacerTicket {
  *
  * The model follows the provider's answers rather than counting on its own:
  * other programs may share the bucket, and the provider's count is the truth.
+ * Until the provider shows its headers lie: a 429 whose rate headers say a
+ * request still fits. From then on the headers are not read, and the pacer
+ * counts on its own against the contract's bucket (40, 2 per second), a 429
+ * showing it full: so a provider whose headers disagree with the bucket it
+ * enforces is caught by the rate-limit rule (store.ratelimit.bucket-429), and
+ * the client does not run every later request into 429 for it.
  */
 export class Pacer {
   readonly #clock: Clock;
@@ -32,6 +38,8 @@ export class Pacer {
   readonly #inFlight = new Set<PacerTicket>();
   /** Whether the model bounds the provider's level: an answer's rate headers showed it, or a wait for room bounded it. */
   #bounded = false;
+  /** A 429 said a request still fitted: the rate headers are not read any more (see the class comment). */
+  #headersLie = false;
   /** Waiters take turns, so two never both claim the same free place. */
   #queue: Promise<unknown> = Promise.resolve();
   #released = Promise.withResolvers<void>();
@@ -52,6 +60,11 @@ export class Pacer {
 
   get capacity(): number {
     return this.#capacity;
+  }
+
+  /** Whether a 429 showed the rate headers lie, so the pacer counts on its own by the contract's bucket. */
+  get distrustsHeaders(): boolean {
+    return this.#headersLie;
   }
 
   /** Milliseconds until one more request fits; 0 when it fits now. */
@@ -97,12 +110,25 @@ export class Pacer {
   /**
    * Gives the place back once the answer is in, syncing the model from its rate
    * headers. Without headers (or without an answer) the request is assumed to
-   * have been counted.
+   * have been counted. `refused`: the answer was a 429, which shows the bucket
+   * full whatever its headers say.
    */
-  release(ticket: PacerTicket, rate: RateHeaders | undefined): void {
+  release(ticket: PacerTicket, rate: RateHeaders | undefined, refused = false): void {
     if (!this.#inFlight.delete(ticket)) return;
     const now = this.#clock.now();
     const modelled = this.#drainAt(now);
+    if (refused && !this.#headersLie && claimsRoom(rate, this.#capacity)) {
+      this.#headersLie = true;
+      this.#capacity = STORE_CONTRACT.bucketSize;
+      this.#msPerLeak = msPerLeakOfLimit(STORE_CONTRACT.bucketSize);
+    }
+    if (this.#headersLie) {
+      // Counted on our own: a 429 shows the bucket full, any other answer adds the request.
+      this.#drainMs = refused ? this.#capacity * this.#msPerLeak : Math.min(modelled + this.#msPerLeak, this.#capacity * this.#msPerLeak);
+      this.#bounded = true;
+      this.#settle(now);
+      return;
+    }
     if (rate?.limit !== undefined && rate.limit >= 1 && rate.limit !== this.#capacity) {
       this.#capacity = rate.limit;
       this.#msPerLeak = msPerLeakOfLimit(rate.limit);
@@ -113,6 +139,10 @@ export class Pacer {
     // Alone on the wire, the answer is the provider's latest count: take it, even when lower.
     // Overlapping answers may arrive out of order: a stale one must not lower the level.
     else this.#drainMs = ticket.overlapped ? Math.max(observed, modelled) : observed;
+    this.#settle(now);
+  }
+
+  #settle(now: number): void {
     this.#at = now;
     this.#released.resolve();
     this.#released = Promise.withResolvers<void>();
@@ -161,4 +191,16 @@ export function observedDrainMs(rate: RateHeaders | undefined, capacity: number)
     return byRemaining;
   }
   return rate.reset;
+}
+
+/**
+ * Whether the rate headers of a 429 say one more request fits: Remaining above 0, or (without Remaining) a Reset
+ * shorter than a bucket with one place taken. A 429 without rate headers claims nothing.
+ */
+export function claimsRoom(rate: RateHeaders | undefined, capacity: number): boolean {
+  if (!rate) return false;
+  if (rate.remaining !== undefined) return rate.remaining >= 1;
+  if (rate.reset === undefined) return false;
+  const limit = rate.limit ?? capacity;
+  return rate.reset < (limit - 1) * msPerLeakOfLimit(limit);
 }

@@ -281,7 +281,7 @@ export class StoreClient {
 function pacerGate(pacer: Pacer): AttemptGate<PacerTicket> {
   return {
     enter: async (hold) => (hold ? pacer.acquire() : pacer.track()),
-    leave: (ticket, answer) => pacer.release(ticket, answer && rateHeaders(answer.headers)),
+    leave: (ticket, answer) => pacer.release(ticket, answer && rateHeaders(answer.headers), answer?.status === 429),
   };
 }
 

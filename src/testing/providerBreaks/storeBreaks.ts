@@ -5,8 +5,10 @@
  * pact verification) against each and expects a test of one of those rules to
  * go red. What the contract leaves open is in storeDeviations.ts instead.
  */
-import type { ProviderBreak, ProxiedRequest, ProxiedResponse } from './breakingProxy.ts';
+import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyMemory } from './breakingProxy.ts';
 import { deepMap, headerOf, mapJson, mapLink, pathOnly, queryOf, withHeaders, withParam, withQuery, type Json } from './rewrite.ts';
+import { LeakyBucket } from '../../twins/store/leakyBucket.ts';
+import { STORE_CONTRACT } from '../../rules/storeContract.ts';
 
 export type StoreBreak = ProviderBreak<'store'>;
 
@@ -42,6 +44,41 @@ const mapRequestJson = (req: ProxiedRequest, fn: (body: Record<string, Json>) =>
 };
 
 const isWrite = (req: ProxiedRequest) => req.method === 'POST' || req.method === 'PUT';
+
+/** A request marked by a break's onRequest for its onResponse (the proxy passes the rewritten request on): the header names what it was. */
+const MARK = 'x-provider-break-was';
+
+/** A single resource of `collection` by its id: /v1/{store}/categories/{id}. */
+const singleOf = (collection: 'products' | 'categories', path: string) => new RegExp(`/${collection}/(\\d+)$`).exec(pathOnly(path))?.[1];
+
+/**
+ * Answers a read of one resource with another of the same collection: the listing's items are remembered as they
+ * pass, and a 200 of /{collection}/{id} is replaced by a remembered item with another id.
+ */
+const answersAnother =
+  (collection: 'products' | 'categories') =>
+  (res: ProxiedResponse, req: ProxiedRequest, memory: ProxyMemory): ProxiedResponse => {
+    if (req.method !== 'GET' || res.status !== 200) return res;
+    if (new RegExp(`/${collection}$`).test(pathOnly(req.path))) {
+      try {
+        const items = JSON.parse(res.body) as { id?: unknown }[];
+        if (Array.isArray(items) && items.length > 1) memory.set(collection, JSON.stringify(items.filter((i) => typeof i?.id === 'number').slice(0, 10)));
+      } catch {
+        // not a list: nothing to remember
+      }
+      return res;
+    }
+    const id = singleOf(collection, req.path);
+    const known = JSON.parse(memory.get(collection) ?? '[]') as { id: number }[];
+    const other = known.find((item) => String(item.id) !== id);
+    return id !== undefined && other ? { ...res, body: JSON.stringify(other) } : res;
+  };
+
+/** The store id a twin token names (twin-token-<store id>, src/twins/store/seed.ts): whose data a token opens. */
+const tokenStoreOf = (req: ProxiedRequest) => /twin-token-(\d+)/.exec(String(req.headers.authentication ?? req.headers.authorization ?? ''))?.[1];
+
+/** Each proxy's bucket for 'rate-headers-of-a-larger-bucket', kept beside its memory. */
+const enforcedBuckets = new WeakMap<ProxyMemory, LeakyBucket>();
 
 export const STORE_BREAKS: Record<string, StoreBreak> = {
   // Pagination
@@ -410,6 +447,135 @@ export const STORE_BREAKS: Record<string, StoreBreak> = {
     kind: 'contract',
     rules: ['store.ratelimit.bucket-429'],
     onResponse: (res) => (res.status === 429 ? withHeaders(res, { 'x-rate-limit-remaining': '3' }) : res),
+  },
+
+  // Meaning: answers well formed that say the wrong thing
+  'category-by-id-answers-another': {
+    breaks: 'GET /categories/{id} answers another category of the store, well formed',
+    kind: 'contract',
+    rules: ['store.categories.fetched-by-id'],
+    onResponse: answersAnother('categories'),
+  },
+  'product-by-id-answers-another': {
+    breaks: 'GET /products/{id} answers another product of the store, well formed (getProduct returns the wrong product)',
+    kind: 'reliance',
+    rules: ['store.products.fetched-by-id'],
+    onResponse: answersAnother('products'),
+  },
+  'link-drops-query': {
+    breaks: "Link URLs keep page and per_page only: following one leaves the listing's filters and fields behind",
+    kind: 'contract',
+    rules: ['store.pagination.links-same-listing'],
+    onResponse: (res) =>
+      mapLink(res, (entries) =>
+        entries.map((e) => {
+          const url = new URL(e.url);
+          for (const key of [...url.searchParams.keys()]) if (key !== 'page' && key !== 'per_page') url.searchParams.delete(key);
+          return { ...e, url: url.toString() };
+        }),
+      ),
+  },
+  'later-pages-drop-filters': {
+    breaks: 'a page after the first ignores the filters: page=2 of a filtered listing is page 2 of the whole collection',
+    kind: 'reliance',
+    rules: ['store.pagination.filters-with-pages'],
+    onRequest: (req) =>
+      isStoreCollection(req.path) && pageAsked(req.path) > 1
+        ? withQuery(req, (q) => {
+            for (const key of [...q.keys()]) if (key !== 'page' && key !== 'per_page' && key !== 'fields') q.delete(key);
+          })
+        : req,
+  },
+  'create-keeps-another-name': {
+    breaks: 'a create keeps and answers a name other than the one sent (" (copy)" added), well formed',
+    kind: 'contract',
+    rules: ['store.writes.create-reflected'],
+    onRequest: (req) =>
+      req.method === 'POST' && /\/(products|categories)$/.test(pathOnly(req.path))
+        ? mapRequestJson(req, (body) => {
+            if (typeof body.name === 'string') body.name = `${body.name} (copy)`;
+            else if (body.name && typeof body.name === 'object' && !Array.isArray(body.name))
+              body.name = Object.fromEntries(Object.entries(body.name).map(([code, text]) => [code, `${String(text)} (copy)`]));
+          })
+        : req,
+  },
+  'update-not-applied': {
+    breaks: 'a PUT answers 200 with the resource but changes nothing',
+    kind: 'contract',
+    rules: ['store.writes.update-reflected'],
+    onRequest: (req) => (req.method === 'PUT' && req.body.length > 0 ? { ...req, body: Buffer.from('{}') } : req),
+  },
+  'delete-not-applied': {
+    breaks: 'a DELETE answers 200 {} but the resource stays',
+    kind: 'contract',
+    rules: ['store.writes.delete-gone'],
+    onRequest: (req) => (req.method === 'DELETE' ? { ...req, method: 'GET', headers: { ...req.headers, [MARK]: 'DELETE' } } : req),
+    onResponse: (res, req) => (req.headers[MARK] === 'DELETE' && res.status === 200 ? { ...res, body: '{}' } : res),
+  },
+  'token-opens-any-store': {
+    breaks: "a store's token reads any store: the provider serves the path's store whoever's token asks",
+    kind: 'contract',
+    rules: ['store.scope.token-reaches-own-store'],
+    onRequest: (req) => {
+      const pathStore = /^\/v1\/(\d+)\//.exec(req.path)?.[1];
+      const tokenStore = tokenStoreOf(req);
+      if (!pathStore || !tokenStore || pathStore === tokenStore) return req;
+      const { authorization: _either, ...headers } = req.headers;
+      return { ...req, headers: { ...headers, authentication: `bearer twin-token-${pathStore}` } };
+    },
+  },
+  'path-store-ignored': {
+    breaks: "the store id of the path is ignored: every path answers the token's store",
+    kind: 'contract',
+    rules: ['store.scope.path-names-the-store'],
+    onRequest: (req) => {
+      const tokenStore = tokenStoreOf(req);
+      return tokenStore ? { ...req, path: req.path.replace(/^\/v1\/\d+\//, `/v1/${tokenStore}/`) } : req;
+    },
+  },
+  'token-errors-answered-200': {
+    breaks: 'the token endpoint answers its OAuth 2 errors with 200 (the error body unchanged)',
+    kind: 'contract',
+    rules: ['store.oauth.token-errors-rfc6749', 'store.oauth.token-request-form-encoded'],
+    onResponse: (res, req) => (pathOnly(req.path) === '/apps/authorize/token' && res.status >= 400 && res.status < 500 ? { ...res, status: 200 } : res),
+  },
+  'token-form-encoded-refused': {
+    breaks: 'the token endpoint reads JSON only: a form-encoded request (what OAuth 2 clients send) is refused as a media type',
+    kind: 'contract',
+    rules: ['store.oauth.token-request-form-encoded'],
+    onRequest: (req) =>
+      pathOnly(req.path) === '/apps/authorize/token' && String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+        ? { ...req, headers: { ...req.headers, 'content-type': 'text/plain' } }
+        : req,
+  },
+  'rate-remaining-one-too-low': {
+    breaks: 'X-Rate-Limit-Remaining is one less than the requests that fit (Reset and Limit right)',
+    kind: 'contract',
+    rules: ['store.ratelimit.headers'],
+    onResponse: (res) => {
+      const remaining = Number(headerOf(res, 'x-rate-limit-remaining'));
+      return remaining > 0 ? withHeaders(res, { 'x-rate-limit-remaining': String(remaining - 1) }) : res;
+    },
+  },
+  'rate-headers-say-empty': {
+    breaks: 'every answer, 429s included, says the bucket is empty (Remaining = Limit, Reset 0) while the provider enforces its bucket',
+    kind: 'contract',
+    rules: ['store.ratelimit.bucket-429', 'store.ratelimit.headers'],
+    onResponse: (res) => {
+      const limit = headerOf(res, 'x-rate-limit-limit');
+      return limit ? withHeaders(res, { 'x-rate-limit-remaining': limit, 'x-rate-limit-reset': '0' }) : res;
+    },
+  },
+  'rate-headers-of-a-larger-bucket': {
+    breaks: "the provider enforces the contract's bucket (40, 2/s) while its rate headers describe the plus plan's (400, 20/s), on 429s too",
+    kind: 'contract',
+    rules: ['store.ratelimit.bucket-429', 'store.ratelimit.headers'],
+    onResponse: (res, _req, memory) => {
+      if (!headerOf(res, 'x-rate-limit-limit')) return res;
+      let bucket = enforcedBuckets.get(memory);
+      if (!bucket) enforcedBuckets.set(memory, (bucket = new LeakyBucket(Date.now(), STORE_CONTRACT.bucketSize, STORE_CONTRACT.leakPerSecond)));
+      return bucket.tryAdd(Date.now()) ? res : { ...res, status: 429, body: '{"code":429,"message":"Too Many Requests","description":null}' };
+    },
   },
 
   // Errors

@@ -61,6 +61,13 @@ function pastLastPageEmpty(res: ProxiedResponse, req: ProxiedRequest, memory: Pr
   };
 }
 
+/**
+ * An answer of the Store API, not of the install flow's endpoints (/apps/...): there OAuth 2 fixes what the Store API
+ * leaves open (RFC 6749 5.2: errors 400, or 401 invalid_client, as JSON with an error code; 5.1: no-store), so the
+ * deviations about the API's error statuses, bodies and headers do not apply to them.
+ */
+const isApiAnswer = (req: ProxiedRequest) => !pathOnly(req.path).startsWith('/apps/');
+
 /** Fields a real product or category may carry beyond the ones the harness knows. */
 const EXTRA_FIELDS = { external_id: null, sort_order: 0, metafields: [] };
 
@@ -71,11 +78,13 @@ export const STORE_DEVIATIONS: Record<string, ProviderDeviation> = {
   },
   'unauthorized-other-body': {
     allows: 'a missing or wrong token answers 401 with an OAuth-style body: "Responses for failed or insufficient authorization: not shown"',
-    onResponse: (res) => (res.status === 401 ? json(401, { error: 'invalid_token', error_description: 'The access token is invalid' }, res) : res),
+    onResponse: (res, req) =>
+      res.status === 401 && isApiAnswer(req) ? json(401, { error: 'invalid_token', error_description: 'The access token is invalid' }, res) : res,
   },
   'wrong-token-403': {
     allows: 'a missing or wrong token answers 403, not 401: the status of failed authorization is not shown',
-    onResponse: (res) => (res.status === 401 ? json(403, { code: 403, message: 'Forbidden', description: 'Invalid access token' }, res) : res),
+    onResponse: (res, req) =>
+      res.status === 401 && isApiAnswer(req) ? json(403, { code: 403, message: 'Forbidden', description: 'Invalid access token' }, res) : res,
   },
   'per-page-over-200-400': {
     allows: 'per_page over 200 is refused with 400: "Behaviour when per_page exceeds 200: not shown"',
@@ -117,7 +126,8 @@ export const STORE_DEVIATIONS: Record<string, ProviderDeviation> = {
   },
   'bad-request-text-body': {
     allows: 'a 400 other than invalid JSON answers with a text body: its body is "not specified in the interface"',
-    onResponse: (res) => (res.status === 400 && !isInvalidJson400(res) ? text(400, 'Bad Request', 'text/plain; charset=utf-8', res) : res),
+    onResponse: (res, req) =>
+      res.status === 400 && !isInvalidJson400(res) && isApiAnswer(req) ? text(400, 'Bad Request', 'text/plain; charset=utf-8', res) : res,
   },
   'too-many-requests-html-body': {
     allows: 'a 429 answers with an HTML body (its rate headers kept): its body is "not specified in the interface"',
@@ -150,14 +160,24 @@ export const STORE_DEVIATIONS: Record<string, ProviderDeviation> = {
         ? json(400, { code: 400, message: 'Bad Request', description: 'Content-Type should be application/json' }, res)
         : res,
   },
+  'token-invalid-client-400': {
+    allows:
+      'the token endpoint answers a failed client authentication 400 invalid_client, without WWW-Authenticate: RFC 6749 5.2 says it MAY answer 401, and 400 otherwise',
+    onResponse: (res, req) =>
+      pathOnly(req.path) === '/apps/authorize/token' && res.status === 401
+        ? { ...res, status: 400, headers: { ...res.headers, 'www-authenticate': undefined } }
+        : res,
+  },
   'extra-response-headers': {
     allows: 'answers carry headers the contract does not name (X-Request-Id, Cache-Control, Vary) and JSON without a charset',
-    onResponse: (res) =>
-      withHeaders(res, {
-        'x-request-id': 'f3b1c2d4-0000-4000-8000-000000000000',
-        'cache-control': 'no-cache',
-        vary: 'Accept-Encoding',
-        ...(/^application\/json/.test(headerOf(res, 'content-type') ?? '') ? { 'content-type': 'application/json' } : {}),
-      }),
+    onResponse: (res, req) =>
+      !isApiAnswer(req)
+        ? res
+        : withHeaders(res, {
+            'x-request-id': 'f3b1c2d4-0000-4000-8000-000000000000',
+            'cache-control': 'no-cache',
+            vary: 'Accept-Encoding',
+            ...(/^application\/json/.test(headerOf(res, 'content-type') ?? '') ? { 'content-type': 'application/json' } : {}),
+          }),
   },
 };

@@ -75,6 +75,8 @@ async function runPipeline(req: IncomingMessage, input: PipelineInput, deps: Api
   }
 
   // 3. store.auth.authentication-header, store.auth.missing-or-invalid-token-401, store.auth.token-scoped-to-store
+  // store.scope.token-reaches-own-store: the token is looked up in the path's store only, so another store's token
+  // is refused here; store.scope.path-names-the-store: what follows serves that store, the one the path names.
   const token = readToken(req.headers);
   const { store } = input;
   if (store === undefined || token === undefined || !store.hasToken(token)) {

@@ -92,6 +92,7 @@ export interface LinkInput {
 export function buildLinkHeader(input: LinkInput): string | undefined {
   const { request, lastPage } = input;
   if (lastPage <= 1) return undefined;
+  // store.pagination.links-same-listing: every entry keeps the client's query (filters, fields, per_page); only page differs.
   const echoed: string[] = [];
   for (const [key, value] of input.query) {
     if (key === 'page' || key === 'per_page') continue;

@@ -156,3 +156,20 @@ test('a bodyless PUT goes on as it came: without a length (the store answers 411
     await upstream.close();
   }
 });
+
+test('the breaks of meaning stay well formed and say the wrong thing', () => {
+  // Link entries keep page and per_page only.
+  const filtered = `<${BASE}/products?since_id=5&fields=id%2Cname&page=2&per_page=2>; rel="next"`;
+  const dropped = answer(STORE_BREAKS['link-drops-query']!, request('/v1/100001/products?since_id=5'), { ...page(), headers: { link: filtered } });
+  expect(dropped.headers['link']).toBe(`<${BASE}/products?page=2&per_page=2>; rel="next"`);
+  // Remaining one too low, the other headers kept.
+  const low = answer(STORE_BREAKS['rate-remaining-one-too-low']!, request('/v1/100001/products'), page());
+  expect(low.headers).toMatchObject({ 'x-rate-limit-limit': '40', 'x-rate-limit-remaining': '37', 'x-rate-limit-reset': '1000' });
+  // A token sent to another store's path is swapped for that store's; a path is rewritten to the token's store.
+  const crossed: ProxiedRequest = { ...request('/v1/100002/store'), headers: { authentication: 'bearer twin-token-100001' } };
+  expect(STORE_BREAKS['token-opens-any-store']!.onRequest!(crossed, {}, new Map()).headers['authentication']).toBe('bearer twin-token-100002');
+  expect(STORE_BREAKS['path-store-ignored']!.onRequest!(crossed, {}, new Map()).path).toBe('/v1/100001/store');
+  // The token endpoint's errors answered 200, the body unchanged.
+  const refused: ProxiedResponse = { status: 400, headers: {}, body: '{"error":"invalid_grant"}' };
+  expect(answer(STORE_BREAKS['token-errors-answered-200']!, request('/apps/authorize/token', 'POST'), refused)).toEqual({ ...refused, status: 200 });
+});

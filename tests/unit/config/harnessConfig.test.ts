@@ -113,3 +113,20 @@ test('one API at a time: a live run needs only the variables of the API it verif
   // Asking for neither is a mistake, not an empty green run.
   expect(problemsOf({ HARNESS_TARGET: 'live' }).join('\n')).toMatch(/at least one API.*STORE_ID.*KITSU_API_URL/);
 });
+
+test('a second store for the scope rules: both variables or neither, another allow-listed store, its token never shown', () => {
+  const second = { STORE_SECOND_ID: '654321', STORE_SECOND_ACCESS_TOKEN: 'second-store-secret' };
+  const allowBoth = { LIVE_STORE_ALLOWLIST: `${live.STORE_ID},654321` };
+  const config = loadConfig({ ...live, ...allowBoth, ...second });
+  expect(config.store).toMatchObject({ mode: 'live', secondStore: { storeId: '654321', token: 'second-store-secret' } });
+  expect(loadConfig(live).store).toMatchObject({ secondStore: undefined });
+  expect(JSON.stringify(describeConfig(config))).not.toContain('second-store-secret');
+  expect(problemsOf({ ...live, ...allowBoth, STORE_SECOND_ID: '654321' })[0]).toMatch(/STORE_SECOND_ACCESS_TOKEN is not set.*Set both/);
+  expect(problemsOf({ ...live, ...allowBoth, STORE_SECOND_ACCESS_TOKEN: 'x' })[0]).toMatch(/STORE_SECOND_ID is not set/);
+  expect(problemsOf({ ...live, ...second })[0]).toMatch(/STORE_SECOND_ID 654321 is not in LIVE_STORE_ALLOWLIST/);
+  expect(problemsOf({ ...live, ...allowBoth, ...second, STORE_SECOND_ID: 'shop' })[0]).toMatch(/STORE_SECOND_ID.*numeric/);
+  expect(problemsOf({ ...live, ...second, STORE_SECOND_ID: live.STORE_ID })[0]).toMatch(/STORE_SECOND_ID is STORE_ID/);
+  const spaced = problemsOf({ ...live, ...allowBoth, ...second, STORE_SECOND_ACCESS_TOKEN: 'bearer second-store-secret' });
+  expect(spaced[0]).toMatch(/STORE_SECOND_ACCESS_TOKEN contains white space/);
+  expect(spaced.join('\n')).not.toContain('second-store-secret');
+});

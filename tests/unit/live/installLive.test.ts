@@ -40,11 +40,18 @@ test.beforeAll(async () => {
   twin = await startTwinProcess(storePort, mediaPort, 'ignore', RECORDING_PLAN);
   const storeUrl = `http://127.0.0.1:${storePort}`;
   const mediaToken = await signInOnMediaTwin(mediaPort);
-  env = {
-    ...twinAsLiveEnv({ storeUrl, mediaUrl: `http://127.0.0.1:${mediaPort}/api/edge`, mediaToken, userAgent: USER_AGENT }),
-    HARNESS_TARGET: 'live',
-    STORE_AUTH_URL: storeUrl,
-  };
+  // Without the app's credentials the live path sets: each test adds them or not.
+  const {
+    STORE_APP_ID: _id,
+    STORE_APP_SECRET: _secret,
+    ...live
+  } = twinAsLiveEnv({
+    storeUrl,
+    mediaUrl: `http://127.0.0.1:${mediaPort}/api/edge`,
+    mediaToken,
+    userAgent: USER_AGENT,
+  });
+  env = { ...live, HARNESS_TARGET: 'live', STORE_AUTH_URL: storeUrl };
 });
 
 test.afterAll(async () => {

@@ -33,8 +33,10 @@ async function readParams(req: IncomingMessage): Promise<Map<string, string> | T
   const type = mediaTypeOf(req.headers);
   if (read.bytes.length === 0) return new Map();
   if (type === 'application/x-www-form-urlencoded') return new Map(new URLSearchParams(read.bytes.toString('utf8')));
+  // store.oauth.token-request-form-encoded: the form OAuth 2 clients send is read (RFC 6749 4.1.3), and JSON as the field notes show.
+  // Any other body is a malformed request: 400 invalid_request, as RFC 6749 5.2 answers every error but a failed client authentication.
   if (type !== 'application/json') {
-    return oauthError(415, 'invalid_request', 'Send the parameters as application/json (or application/x-www-form-urlencoded).');
+    return oauthError(400, 'invalid_request', 'Send the parameters as application/x-www-form-urlencoded (or application/json).');
   }
   const parsed = parseJson(read.bytes);
   if (!parsed.ok || !isJsonObject(parsed.value)) return oauthError(400, 'invalid_request', 'The body must be a JSON object of the parameters.');
@@ -47,6 +49,10 @@ async function readParams(req: IncomingMessage): Promise<Map<string, string> | T
   return params;
 }
 
+/**
+ * store.oauth.token-errors-rfc6749: every refusal below is 400 with an RFC 6749 5.2 code, but a failed client
+ * authentication, 401 invalid_client; store.oauth.token-success-rfc6749: a success is 200 {access_token, token_type}, no-store.
+ */
 export async function handleTokenRequest(req: IncomingMessage, twin: TwinState): Promise<TwinResponse> {
   const params = await readParams(req);
   if (!(params instanceof Map)) return params;

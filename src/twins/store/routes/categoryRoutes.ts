@@ -40,22 +40,26 @@ export const categoryRoutes: readonly RouteDefinition<ApiContext>[] = [
     path: 'categories',
     methods: {
       GET: listCategories,
+      // store.writes.create-reflected: the answer is the category as created, the same render a read by its id gives.
       POST: (context) => jsonResponse(201, renderCategory(context.store, createCategory(context.store, context.body ?? {}))),
     },
   },
   {
     path: 'categories/:id',
     methods: {
+      // store.categories.fetched-by-id: the category of the id in the path.
       GET: (context, params) =>
         jsonResponse(
           200,
           recordBody(context, 'categories', categoryOr404(context, params['id']), (c) => renderCategory(context.store, c)),
         ),
+      // store.writes.update-reflected: the answer renders the category as updated, as later reads do.
       PUT: (context, params) => {
         const category = categoryOr404(context, params['id']);
         updateCategory(context.store, category, context.body ?? {});
         return jsonResponse(200, renderCategory(context.store, category));
       },
+      // store.writes.delete-gone: the category leaves the store's records, so every later read answers 404.
       DELETE: (context, params) => {
         deleteCategory(context.store, categoryOr404(context, params['id']));
         return jsonResponse(200, {});

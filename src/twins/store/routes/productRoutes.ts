@@ -17,7 +17,7 @@ function productOr404(context: ApiContext, rawId: string | undefined): Product {
   return product;
 }
 
-/** store.products.list, store.products.filters */
+/** store.products.list, store.products.filters; store.pagination.filters-with-pages: the filters choose the results, then they are paged. */
 function listProducts(context: ApiContext): TwinResponse {
   const { query, store } = context;
   const sinceId = readIdFilter(query, 'since_id');
@@ -46,6 +46,7 @@ export const productRoutes: readonly RouteDefinition<ApiContext>[] = [
     path: 'products',
     methods: {
       GET: listProducts,
+      // store.writes.create-reflected: the answer is the product as created, the same render a read by its id gives.
       POST: (context) => jsonResponse(201, renderProduct(context.store, createProduct(context.store, context.body ?? {}))),
     },
   },
@@ -71,6 +72,7 @@ export const productRoutes: readonly RouteDefinition<ApiContext>[] = [
   {
     path: 'products/:id',
     methods: {
+      // store.products.fetched-by-id: the product of the id in the path.
       GET: (context, params) => {
         const product = productOr404(context, params['id']);
         return jsonResponse(
@@ -78,11 +80,13 @@ export const productRoutes: readonly RouteDefinition<ApiContext>[] = [
           recordBody(context, 'products', product, (p) => renderProduct(context.store, p)),
         );
       },
+      // store.writes.update-reflected: the answer renders the product as updated, as later reads do.
       PUT: (context, params) => {
         const product = productOr404(context, params['id']);
         updateProduct(context.store, product, context.body ?? {});
         return jsonResponse(200, renderProduct(context.store, product));
       },
+      // store.writes.delete-gone: the product leaves the store's records, so every later read answers 404.
       DELETE: (context, params) => {
         deleteProduct(context.store, productOr404(context, params['id']));
         return jsonResponse(200, {});

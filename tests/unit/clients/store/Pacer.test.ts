@@ -2,7 +2,7 @@ import { expect, test } from '../../../../src/testing/harnessTest.ts';
 import fc from 'fast-check';
 import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { StoreClient } from '../../../../src/clients/store/StoreClient.ts';
-import { observedDrainMs, Pacer } from '../../../../src/clients/store/Pacer.ts';
+import { claimsRoom, observedDrainMs, Pacer } from '../../../../src/clients/store/Pacer.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
 import { FakeBucket, startFakeStore, TOKEN, USER_AGENT, type FakeStore } from './fakeStore.ts';
 
@@ -181,5 +181,37 @@ test.describe('Pacer model', () => {
     const ticket = await pacer.acquire();
     expect(clock.now()).toBe(MS_PER_LEAK);
     pacer.release(ticket, undefined);
+  });
+
+  test('a 429 whose headers say a request fits: the headers are not read again, the contract bucket is counted, each 429 shows it full', () => {
+    const clock = new VirtualClock(0);
+    const pacer = new Pacer(clock);
+    // The plus plan's headers, a bucket nearly empty: what a provider that enforces a smaller bucket may keep saying.
+    const plusEmpty = { limit: 400, remaining: 399, reset: 50 };
+    pacer.release(pacer.track(), plusEmpty);
+    expect(pacer.capacity).toBe(400);
+    pacer.release(pacer.track(), plusEmpty, true);
+    expect(pacer.distrustsHeaders).toBe(true);
+    expect(pacer.capacity).toBe(STORE_CONTRACT.bucketSize);
+    expect(pacer.level(), 'a 429 shows the bucket full').toBe(bucketSize);
+    expect(pacer.waitNeeded(), 'the next request waits one leak of the contract bucket').toBe(MS_PER_LEAK);
+    clock.advance(MS_PER_LEAK);
+    // The lying headers of a later success are not read: the request is counted instead.
+    pacer.release(pacer.track(), plusEmpty);
+    expect(pacer.level()).toBe(bucketSize);
+    expect(pacer.waitNeeded()).toBe(MS_PER_LEAK);
+  });
+
+  test('a 429 that says the bucket is full, or says nothing, keeps the headers trusted', () => {
+    const clock = new VirtualClock(0);
+    const pacer = new Pacer(clock);
+    pacer.release(pacer.track(), { limit: 40, remaining: 0, reset: 39.5 * MS_PER_LEAK }, true);
+    pacer.release(pacer.track(), undefined, true);
+    expect(pacer.distrustsHeaders).toBe(false);
+    expect(claimsRoom({ limit: 40, remaining: 0, reset: 40 * MS_PER_LEAK }, 40)).toBe(false);
+    expect(claimsRoom({ limit: 40, remaining: 3, reset: 40 * MS_PER_LEAK }, 40)).toBe(true);
+    expect(claimsRoom({ limit: 40, remaining: undefined, reset: 0 }, 40)).toBe(true);
+    expect(claimsRoom({ limit: 40, remaining: undefined, reset: 39 * MS_PER_LEAK }, 40)).toBe(false);
+    expect(claimsRoom(undefined, 40)).toBe(false);
   });
 });

@@ -122,7 +122,7 @@ test('bad input is a 4xx naming the problem, never a 5xx', async () => {
     ['password grant', exchange({ ...grant(app, 'x'), grant_type: 'password' }), 400, 'unsupported_grant_type'],
     ['not JSON', send(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }), 400, 'invalid_request'],
     ['a JSON array', send(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' }), 400, 'invalid_request'],
-    ['text/plain', send(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'code=1' }), 415, 'invalid_request'],
+    ['text/plain', send(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'code=1' }), 400, 'invalid_request'],
     ['an object code', exchange({ ...grant(app, 'x'), code: { a: 1 } }), 400, 'invalid_request'],
     ['GET', send(url), 405, 'invalid_request'],
   ];
