@@ -35,6 +35,8 @@ export const AREA_FEATURES: Readonly<Record<string, string>> = {
   'store.webhooks': 'Webhooks',
   'store.categories': 'Resources',
   'store.products': 'Resources',
+  'store.writes': 'Resources',
+  'store.scope': 'Authentication',
   'store.client': 'Typed client',
   'store.storefront': 'Storefront script event',
   'media.auth': 'Authentication',
