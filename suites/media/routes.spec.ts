@@ -80,7 +80,7 @@ const GROUPS = Map.groupBy(mediaRoutes(), (route) => `${route.kind} ${route.meth
 /** Each route's probe is one or two requests; a slow provider still gets a second or more for each. */
 const PER_ROUTE_MS = 1_000;
 
-for (const [group, routes] of GROUPS) {
+for (const routes of GROUPS.values()) {
   const ruleId = RULE_OF_KIND[routes[0]!.kind];
   const writes = routes[0]!.method !== 'GET';
   test(
