@@ -98,7 +98,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       'Link URLs keep only page and per_page: a filtered or sorted listing (since_id, q, created_at_min, sort_by, fields, ...) links to the pages of the unfiltered collection, so a client that follows next leaves its listing after page 1.',
     kind: 'contract',
-    rules: ['store.pagination.follow-links', 'store.products.filters'],
+    rules: ['store.pagination.follow-links', 'store.products.filters', 'store.pagination.links-same-listing', 'store.pagination.filters-with-pages'],
     onResponse(res, req) {
       if (req.method !== 'GET' || !STORE_COLLECTION.test(pathOnly(req.path))) return res;
       if ([...queryOf(req.path).keys()].every((k) => k === 'page' || k === 'per_page')) return res;
@@ -110,7 +110,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       'X-Total-Count of a filtered collection (since_id, q, published, created_at_min, ...) is the total of the whole collection (the count query drops the WHERE clause); the items and the Link header are the filtered ones.',
     kind: 'contract',
-    rules: ['store.pagination.total-count', 'store.pagination.follow-links'],
+    rules: ['store.pagination.total-count', 'store.pagination.follow-links', 'store.pagination.filters-with-pages'],
     onResponse(res, req, memory) {
       const path = pathOnly(req.path);
       const total = headerOf(res, 'x-total-count');
@@ -128,7 +128,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       'created_at_min/max and updated_at_min/max are applied on page 1 only: page 2 and later (reached through Link, which still carries the dates) are pages of the unfiltered collection, with its X-Total-Count.',
     kind: 'contract',
-    rules: ['store.pagination.follow-links', 'store.products.filters'],
+    rules: ['store.pagination.follow-links', 'store.products.filters', 'store.pagination.filters-with-pages'],
     onRequest(req) {
       if (req.method !== 'GET' || !STORE_COLLECTION.test(pathOnly(req.path))) return req;
       const query = queryOf(req.path);
@@ -198,7 +198,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       'POST /products answers 201 with the created product, but with the next id of the sequence (id + 1, read after the insert), so reading back the id it answered does not find that product.',
     kind: 'contract',
-    rules: ['store.products.create', 'store.products.crud'],
+    rules: ['store.products.create', 'store.products.crud', 'store.writes.create-reflected', 'store.products.fetched-by-id'],
     onResponse(res, req) {
       if (req.method !== 'POST' || !/^\/v1\/\d+\/products$/.test(pathOnly(req.path)) || res.status >= 300) return res;
       return mapJson(res, (body) => (isObj(body) && typeof body['id'] === 'number' ? { ...body, id: body['id'] + 1 } : body));
@@ -209,7 +209,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       "POST /products with name as a localized object keeps the main language's value for every language, yet answers the name as it was sent (the answer is built from the request): a later read shows the same name in every language.",
     kind: 'contract',
-    rules: ['store.localized.object-per-language', 'store.products.create'],
+    rules: ['store.localized.object-per-language', 'store.products.create', 'store.writes.create-reflected'],
     onRequest(req, _ctx, memory) {
       if (req.method !== 'POST' || !/^\/v1\/\d+\/products$/.test(pathOnly(req.path))) return req;
       const sent = parsed(req.body.toString('utf8'));
@@ -234,7 +234,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       'DELETE /products/{id} answers 200 {} but deletes nothing: the product is still read by GET /products/{id} and listed by GET /products. No rule covers this yet: a contract rule store.products.delete-applied (Common request rules 4: DELETE deletes a resource; a later GET answers 404 and lists leave it out) should exist beside the field-notes store.products.crud.',
     kind: 'contract',
-    rules: ['store.products.crud'],
+    rules: ['store.products.crud', 'store.writes.delete-gone'],
     onRequest(req) {
       if (req.method !== 'DELETE' || !STORE_PRODUCT.test(pathOnly(req.path))) return req;
       const headers = { ...req.headers };
@@ -251,7 +251,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       "The store id of the path is ignored: a token used on /v1/{another store's id}/... is answered with its own store's data (200), not refused. store.auth.token-scoped-to-store is a twin-only field-notes rule; no rule covers this on live yet: a contract rule store.scope.path-store-id (What the service does: every resource path is scoped to one store by its identifier) should probe another store id with the live token.",
     kind: 'contract',
-    rules: ['store.auth.token-scoped-to-store'],
+    rules: ['store.auth.token-scoped-to-store', 'store.scope.path-names-the-store', 'store.scope.token-reaches-own-store'],
     onRequest(req, _ctx, memory) {
       const token = tokenOf(req);
       const m = STORE_PATH.exec(pathOnly(req.path));
@@ -271,7 +271,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       'The token endpoint (POST /apps/authorize/token) takes JSON only: a form-encoded request (application/x-www-form-urlencoded, the format RFC 6749 4.1.3 gives the token request) answers 415 invalid_request. No contract rule covers the token endpoint on live yet (store.oauth.install-grants-token is twin-only; store.oauth.bad-code-refused is field notes): a contract rule store.oauth.token-endpoint-rfc6749 should exist.',
     kind: 'contract',
-    rules: ['store.oauth.install-grants-token', 'store.oauth.bad-code-refused', 'store.oauth.token-bad-input-4xx'],
+    rules: ['store.oauth.install-grants-token', 'store.oauth.bad-code-refused', 'store.oauth.token-bad-input-4xx', 'store.oauth.token-request-form-encoded'],
     onRequest(req) {
       const type = String(req.headers['content-type'] ?? '');
       if (req.method !== 'POST' || pathOnly(req.path) !== TOKEN_PATH || !/^application\/x-www-form-urlencoded/i.test(type)) return req;
@@ -287,7 +287,7 @@ const storeBreaks: Record<string, ProviderBreak<'store'>> = {
     breaks:
       'The token endpoint answers an unknown, used or expired authorization code with 401 {"error":"invalid_grant"} (as for a bad client) instead of 400: RFC 6749 5.2 answers invalid_grant 400, 401 only for invalid_client. store.oauth.bad-code-refused is field notes, so on live this is an observation; a contract rule for the token endpoint\'s RFC 6749 statuses should exist.',
     kind: 'contract',
-    rules: ['store.oauth.bad-code-refused', 'store.oauth.code-single-use'],
+    rules: ['store.oauth.bad-code-refused', 'store.oauth.code-single-use', 'store.oauth.token-errors-rfc6749'],
     onResponse(res, req) {
       if (req.method !== 'POST' || pathOnly(req.path) !== TOKEN_PATH || res.status !== 400) return res;
       const body = parsed(res.body);
@@ -415,7 +415,7 @@ const mediaBreaks: Record<string, ProviderBreak<'media'>> = {
     breaks:
       'GET /anime/{id} and /manga/{id} answer another title of the same type (the one after it in the index: a lookup by position, not by id): a well-formed document whose data has its own id and links.self, not the id asked for. No rule says yet that a resource fetched by id is that resource: media.jsonapi.resource-object (or a new media.jsonapi.show-identity) should.',
     kind: 'contract',
-    rules: ['media.jsonapi.resource-object', 'media.routes.standard'],
+    rules: ['media.jsonapi.resource-object', 'media.routes.standard', 'media.jsonapi.show-identity'],
     onResponse(res, req, memory) {
       const path = pathOnly(req.path);
       if (req.method !== 'GET' || res.status !== 200 || shaped(req)) return res;
@@ -445,7 +445,7 @@ const mediaBreaks: Record<string, ProviderBreak<'media'>> = {
     breaks:
       "In a collection, every resource's relationship links (self and related) are those of the first resource of the page (a link memoized per relationship name): /anime/2's categories link to /anime/1/categories. No rule says yet that a relationship's links lead to the related resources of this resource: the closest are media.relationships.table and media.jsonapi.resource-object; a contract rule media.relationships.links-lead-to-related should exist.",
     kind: 'contract',
-    rules: ['media.relationships.table', 'media.jsonapi.resource-object'],
+    rules: ['media.relationships.table', 'media.jsonapi.resource-object', 'media.relationships.self-link', 'media.relationships.related-link'],
     onResponse(res) {
       return mapJson(res, (body) => {
         if (!isObj(body) || !Array.isArray(body['data']) || body['data'].length < 2) return body;
@@ -514,7 +514,7 @@ const mediaBreaks: Record<string, ProviderBreak<'media'>> = {
     breaks:
       'A 404 answer (Record not found, Route Not Found) carries error objects whose status says 400 (the exception is mapped to a parameter error): the HTTP status and the error object\'s status disagree. JSON:API: status is "the HTTP status code applicable to this problem".',
     kind: 'contract',
-    rules: ['media.errors.jsonapi-errors', 'media.errors.members', 'media.errors.hidden-404'],
+    rules: ['media.errors.jsonapi-errors', 'media.errors.members', 'media.errors.hidden-404', 'media.errors.status-agrees'],
     onResponse(res) {
       if (res.status !== 404) return res;
       return mapJson(res, (body) => {
@@ -529,7 +529,7 @@ const mediaBreaks: Record<string, ProviderBreak<'media'>> = {
     breaks:
       'POST /{collection} answers 201 with the created resource, but its Location header names the id before it (/posts/5 for post 6), so Location and data.links.self disagree and Location reads back another resource or 404. JSON:API: the self link MUST match Location. media.writes.status-codes is field notes; a contract rule media.writes.location-is-created should exist.',
     kind: 'contract',
-    rules: ['media.writes.status-codes', 'media.writes.create-destroy-applied'],
+    rules: ['media.writes.status-codes', 'media.writes.create-destroy-applied', 'media.writes.answer-is-resource'],
     onResponse(res, req) {
       const location = headerOf(res, 'location');
       if (req.method !== 'POST' || res.status !== 201 || !location) return res;
@@ -568,7 +568,7 @@ const mediaBreaks: Record<string, ProviderBreak<'media'>> = {
     breaks:
       'sort is ignored when the request also has a filter[...] (the filtered query path has no ORDER BY): filtered collections come in id order; the links still name the sort.',
     kind: 'reliance',
-    rules: ['media.jsonapi.sort', 'media.jsonapi.filters'],
+    rules: ['media.jsonapi.sort', 'media.jsonapi.filters', 'media.jsonapi.parameters-combined'],
     onRequest(req) {
       return dropParams(
         req,
@@ -583,7 +583,7 @@ const mediaBreaks: Record<string, ProviderBreak<'media'>> = {
     breaks:
       'Pagination links (first, prev, next, last) keep page, include and fields but drop filter[...] and sort: from a filtered or sorted first page, next leads into another listing.',
     kind: 'reliance',
-    rules: ['media.pagination.follow-next', 'media.pagination.links', 'media.pagination.first-last'],
+    rules: ['media.pagination.follow-next', 'media.pagination.links', 'media.pagination.first-last', 'media.pagination.same-listing'],
     onResponse(res) {
       return mapPageLinks(res, (q) => [...q.keys()].filter((k) => k.startsWith('filter[') || k === 'sort').forEach((k) => q.delete(k)));
     },
