@@ -51,15 +51,16 @@ async function libraryRead(media: MediaUnderTest, rule: Rule, include: string): 
 
 /**
  * The documents whose relationships the link tests follow: one of each relationship kind the suites meet.
- * To-many (anime.categories, anime.episodes, longer than a page, anime.mediaRelationships, manga.categories,
- * manga.chapters) and to-one (episodes.media, a library entry's anime and user), each included, so the linkage is
+ * To-many (anime.categories, anime.episodes, longer than a page, anime.mediaRelationships, the categories and
+ * chapters of the first two manga of a list) and to-one (episodes.media, a library entry's anime and user), each included, so the linkage is
  * in the document. Deprecated relationships are left out: media.relationships.deprecated-marked has them (the
  * real service's known defect is that they are ordinary relationships).
  */
 async function relationshipSample(media: MediaUnderTest, rule: Rule): Promise<{ read: Read; parent: JsonApiResource; name: string }[]> {
   const reads: [Read, string[]][] = [
     [await read(media.anonymous, rule, '/anime/1', { include: 'categories,episodes,mediaRelationships' }), ['categories', 'episodes', 'mediaRelationships']],
-    [await read(media.anonymous, rule, '/manga', { include: 'categories,chapters', 'page[limit]': 1 }), ['categories', 'chapters']],
+    // Two manga of a list: a provider that gives every resource of a page the first one's links is seen too.
+    [await read(media.anonymous, rule, '/manga', { include: 'categories,chapters', 'page[limit]': 2 }), ['categories', 'chapters']],
     [await read(media.anonymous, rule, '/episodes', { include: 'media', 'page[limit]': 1 }), ['media']],
   ];
   const library = await libraryRead(media, rule, 'anime,user');

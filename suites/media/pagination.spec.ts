@@ -55,6 +55,32 @@ test(
   }),
 );
 
+/** A filtered listing walked whole when it is at most this long (pages of 20): longer, the count is not verified. */
+const FILTERED_WALK_MAX = 100;
+
+test(
+  ...verifies('media.pagination.meta-count', 'a filtered listing counts what its walk visits', async ({ media, rule }) => {
+    const filter = { subtype: 'TV' };
+    let count: number | undefined;
+    let visited = 0;
+    for (let offset = 0; count === undefined || (offset < count && offset < FILTERED_WALK_MAX); offset += 20) {
+      const page = await media.anonymous.list('anime', { filter, page: { limit: 20, offset } });
+      expect(Number.isInteger(page.meta.count), says(rule, `filter[subtype]=TV: meta.count is an integer (got ${JSON.stringify(page.meta.count)})`)).toBe(true);
+      count ??= page.meta.count!;
+      expect(page.meta.count, says(rule, 'filter[subtype]=TV: meta.count does not depend on the page')).toBe(count);
+      visited += page.data.length;
+      if (page.data.length === 0) break;
+    }
+    precondition(
+      rule,
+      media.target,
+      count! > 0 && count! <= FILTERED_WALK_MAX,
+      `between 1 and ${FILTERED_WALK_MAX} TV anime, for a walk to count (meta.count says ${count})`,
+    );
+    expect(visited, says(rule, `filter[subtype]=TV: the walk visits meta.count (${count}) anime, the filtered listing's count`)).toBe(count);
+  }),
+);
+
 test(
   ...verifies('media.pagination.links', 'first, prev, next and last at the start, middle and end', async ({ media, rule }) => {
     const limit = 4;
