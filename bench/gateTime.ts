@@ -29,8 +29,9 @@ export const GATE_BUDGET = {
   // "The gate's budget"): held here so a regression shows.
   cpuSeconds: 125,
   // The Node processes the gate starts: their count, unlike CPU, is the same from run to run (on a branch: a detached
-  // checkout skips the broker's end-to-end tests).
-  nodeProcesses: 89,
+  // checkout skips the broker's end-to-end tests). Two of them are the report test's sample run (its runner and worker),
+  // which builds one Allure report from planted failures.
+  nodeProcesses: 91,
   projects: {
     'gate-unit': ['unit'],
     'gate-twins': ['contracts-*', 'store', 'media', 'properties', 'storefront', 'self-tests'],
