@@ -8,13 +8,11 @@
  * Relies on the twin's public behaviour only: the webhook routes of the Store API, its loopback-only
  * deliveries (ASSUMPTIONS.md), and the events its resources fire today (product/*, category/*, app/*).
  */
-import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TwinStoreConfig } from '../../src/config/harnessConfig.ts';
 import { systemClock } from '../../src/clock/Clock.ts';
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { twinStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
+import { startWebhookReceiver } from '../../src/testing/webhookReceiver.ts';
 import type { StateEntry } from './stateVocabulary.ts';
 
 /** The message states' templates: one per event the store twin delivers. */
@@ -106,41 +104,6 @@ export interface ArrangedMessage {
   readonly teardown: () => Promise<void>;
 }
 
-/** How long a delivery may take to reach the receiver: the twin posts it as soon as the write is answered. */
-const DELIVERY_WITHIN_MS = 5_000;
-
-/** A receiver on 127.0.0.1 (the twin only calls loopback receivers) that keeps the first delivery it gets. */
-async function deliveryReceiver(): Promise<{ url: string; next: () => Promise<Delivery>; close: () => Promise<void> }> {
-  let received: (delivery: Delivery) => void = () => undefined;
-  const first = new Promise<Delivery>((resolve) => (received = resolve));
-  const server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      // rawHeaders keep the twin's own spelling (X-Linkedstore-HMAC-SHA256), which a pact's metadata names.
-      const headers: Record<string, string> = {};
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers[req.rawHeaders[i]!] = req.rawHeaders[i + 1]!;
-      received({ body: Buffer.concat(chunks).toString('utf8'), headers });
-      res.writeHead(200).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhooks/store`,
-    next: () =>
-      Promise.race([
-        first,
-        new Promise<never>((_, reject) => {
-          const timer = setTimeout(() => reject(new Error(`the store twin sent no delivery within ${DELIVERY_WITHIN_MS / 1000} s`)), DELIVERY_WITHIN_MS);
-          void first.then(() => clearTimeout(timer));
-        }),
-      ]),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 type Act = (api: StoreClient, store: ProviderStore) => Promise<Record<string, number>>;
 
 /** For each state: the event its webhook is registered for, and the write that fires it (giving the id it wrote). */
@@ -216,7 +179,7 @@ export async function arrangeMessageState(config: Pick<TwinStoreConfig, 'twinUrl
   const fired = EVENTS[state];
   if (!fired) throw new Error(`No way to arrange the message state "${state}" on the store twin: add it to EVENTS in contracts/verification/messageStates.ts.`);
   const store = await twinStoreProvider(config, 'twin').openStore();
-  const receiver = await deliveryReceiver();
+  const receiver = await startWebhookReceiver();
   const teardown = async () => {
     await receiver.close();
     await store.close();
@@ -225,8 +188,11 @@ export async function arrangeMessageState(config: Pick<TwinStoreConfig, 'twinUrl
     const api = store.client({ pace: false, clock: systemClock });
     await api.createWebhook({ event: fired.event, url: receiver.url });
     const ids = await fired.act(api, store);
-    const delivery = await receiver.next();
-    return { delivery, values: { storeId: Number(store.storeId), ...ids }, teardown };
+    // The twin's first attempt, made and answered before the flush answers: no waiting on a timer.
+    await store.twin!.control.flushDeliveries(Number(store.storeId));
+    const [first] = receiver.received;
+    if (!first) throw new Error(`the store twin sent no ${fired.event} delivery for the write`);
+    return { delivery: { body: first.rawBody, headers: first.rawHeaders }, values: { storeId: Number(store.storeId), ...ids }, teardown };
   } catch (error) {
     await teardown();
     throw new Error(`arranging "${state}" on the store twin: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

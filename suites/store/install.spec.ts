@@ -1,7 +1,7 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
 import { expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
 import { grantOf, InstallFlow, postToken, tokenEndpointSkipReason, type TokenAnswer } from '../fixtures/installFlow.ts';
-import { startWebhookReceiver } from '../fixtures/webhookReceiver.ts';
+import { startWebhookReceiver } from '../../src/testing/webhookReceiver.ts';
 import { exchangeCode } from '../../src/clients/store/install.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { CODE_LIFETIME_MS } from '../../src/twins/store/install/installs.ts';

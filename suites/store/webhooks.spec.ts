@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
 import { expectSchema, expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
-import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../fixtures/webhookReceiver.ts';
+import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../../src/testing/webhookReceiver.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import type { Rule } from '../../src/rules/Rule.ts';
