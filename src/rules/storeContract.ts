@@ -69,6 +69,15 @@ export function bucketOfLimit(limit: number): PlanBucket | undefined {
   return plan === undefined ? undefined : bucketOfPlan(plan);
 }
 
+/**
+ * The whole requests that fit a bucket of `limit` that drains in `resetMs`: what X-Rate-Limit-Remaining says beside
+ * that X-Rate-Limit-Reset (store.ratelimit.headers: Remaining is floor(Limit − level), Reset the level in milliseconds
+ * of leaking). The suites check the headers by it and the client's pacer reads a 429's headers by it.
+ */
+export function requestsFittingAsResetSays(limit: number, resetMs: number): number {
+  return Math.max(0, Math.floor(limit - Math.max(0, resetMs) / msPerLeakOfLimit(limit)));
+}
+
 /** Milliseconds one request takes to leak from a bucket reporting this limit; a limit no plan has is the standard plan's. */
 export function msPerLeakOfLimit(limit: number): number {
   return (bucketOfLimit(limit) ?? bucketOfPlan('standard')).msPerLeak;

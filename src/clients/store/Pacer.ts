@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock/Clock.ts';
-import { msPerLeakOfLimit, STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { msPerLeakOfLimit, requestsFittingAsResetSays, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { RateHeaders } from './types.ts';
 
 /** A place in the bucket held by one request from the moment it leaves until its answer is read. */
@@ -201,6 +201,6 @@ export function claimsRoom(rate: RateHeaders | undefined, capacity: number): boo
   if (!rate) return false;
   if (rate.remaining !== undefined) return rate.remaining >= 1;
   if (rate.reset === undefined) return false;
-  const limit = rate.limit ?? capacity;
-  return rate.reset < (limit - 1) * msPerLeakOfLimit(limit);
+  // Reset may be rounded by a millisecond (as the suites allow it): room claimed even at the longer reading.
+  return requestsFittingAsResetSays(rate.limit ?? capacity, rate.reset + 1) >= 1;
 }
