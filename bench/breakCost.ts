@@ -7,13 +7,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startBreakingProxy, type ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
+import type { ProviderChange } from '../src/testing/providerBreaks/breakingProxy.ts';
 import { MEDIA_BREAKS } from '../src/testing/providerBreaks/mediaBreaks.ts';
 import { runScript } from '../scripts/lib/runScript.ts';
 import { tallyReport } from '../scripts/summarize.ts';
-import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from '../scripts/lib/twinProcess.ts';
+import { RECORDING_PLAN, startProviderBehindBreaks } from '../scripts/lib/twinProcess.ts';
 
-const PORTS = { store: 4730, media: 4731 } as const;
+const PORTS = { storePort: 4730, mediaPort: 4731 } as const;
 const TARGET_RATIO = 2;
 const OUT = 'reports/bench-break-cost';
 
@@ -28,48 +28,40 @@ const ERROR_DOCUMENTS: Record<'store' | 'media', { name: string; change: Provide
 };
 
 export async function breakCost(): Promise<void> {
-  const twin = await startTwinProcess(PORTS.store, PORTS.media, 'ignore', RECORDING_PLAN);
-  try {
-    const token = await signInOnMediaTwin(PORTS.media);
-    console.log('api    provider                              wall (s)  failed  passed  skipped  ratio');
-    for (const api of ['store', 'media'] as const) {
-      let clean = 0;
-      for (const [label, change] of [
-        ['clean (pass-through proxy)', {}],
-        [ERROR_DOCUMENTS[api].name, ERROR_DOCUMENTS[api].change],
-      ] as const) {
-        const upstream = `http://127.0.0.1:${api === 'store' ? PORTS.store : PORTS.media}`;
-        const proxy = await startBreakingProxy(upstream, change, { signedInToken: token });
-        try {
-          const run = `break-cost-${api}-${change === ERROR_DOCUMENTS[api].change ? 'broken' : 'clean'}`;
-          console.error(`break-cost bench: ${api}, ${label}…`);
-          const result = await runScript(['scripts/verify.ts', '--api', api], {
-            HARNESS_TARGET: 'live',
-            HARNESS_RUN_NAME: run,
-            HARNESS_REPORTS_DIR: OUT,
-            ...twinAsLiveEnv({
-              storeUrl: api === 'store' ? proxy.url : `http://127.0.0.1:${PORTS.store}`,
-              mediaUrl: `${api === 'media' ? proxy.url : `http://127.0.0.1:${PORTS.media}`}/api/edge`,
-              mediaToken: token,
-              userAgent: 'api-contract-harness break-cost bench (https://example.invalid)',
-            }),
-          });
-          const report = join(OUT, 'results', `${run}.json`);
-          if (!existsSync(report)) throw new Error(`${run}: verify wrote no report (exit ${result.code}):\n${result.output.slice(-2000)}`);
-          const tally = tallyReport(report);
-          if (clean === 0) clean = result.seconds;
-          const ratio = result.seconds / clean;
-          const verdict = change === ERROR_DOCUMENTS[api].change ? `×${ratio.toFixed(2)} ${ratio <= TARGET_RATIO ? 'MET' : 'MISSED'}` : '';
-          console.log(
-            `${api.padEnd(6)} ${label.padEnd(36)} ${result.seconds.toFixed(1).padStart(8)}  ${String(tally.failed).padStart(6)}  ${String(tally.passed).padStart(6)}  ${String(tally.skipped).padStart(7)}  ${verdict}`,
-          );
-        } finally {
-          proxy.server.close();
-        }
+  console.log('api    provider                              wall (s)  failed  passed  skipped  ratio');
+  for (const api of ['store', 'media'] as const) {
+    let clean = 0;
+    for (const broken of [false, true]) {
+      const label = broken ? ERROR_DOCUMENTS[api].name : 'clean (pass-through proxy)';
+      // A fresh twin process for each run, so the broken run meets the state the clean one met.
+      const provider = await startProviderBehindBreaks({
+        ...PORTS,
+        plan: RECORDING_PLAN,
+        [api]: broken ? ERROR_DOCUMENTS[api].change : {},
+        userAgent: 'api-contract-harness break-cost bench (https://example.invalid)',
+      });
+      try {
+        const run = `break-cost-${api}-${broken ? 'broken' : 'clean'}`;
+        console.error(`break-cost bench: ${api}, ${label}…`);
+        const result = await runScript(['scripts/verify.ts', '--api', api], {
+          HARNESS_TARGET: 'live',
+          HARNESS_RUN_NAME: run,
+          HARNESS_REPORTS_DIR: OUT,
+          ...provider.env,
+        });
+        const report = join(OUT, 'results', `${run}.json`);
+        if (!existsSync(report)) throw new Error(`${run}: verify wrote no report (exit ${result.code}):\n${result.output.slice(-2000)}`);
+        const tally = tallyReport(report);
+        if (!broken) clean = result.seconds;
+        const ratio = result.seconds / clean;
+        const verdict = broken ? `×${ratio.toFixed(2)} ${ratio <= TARGET_RATIO ? 'MET' : 'MISSED'}` : '';
+        console.log(
+          `${api.padEnd(6)} ${label.padEnd(36)} ${result.seconds.toFixed(1).padStart(8)}  ${String(tally.failed).padStart(6)}  ${String(tally.passed).padStart(6)}  ${String(tally.skipped).padStart(7)}  ${verdict}`,
+        );
+      } finally {
+        await provider.close();
       }
     }
-    console.log(`target: behind the break, at most ×${TARGET_RATIO} the clean run's wall time, each API`);
-  } finally {
-    await stopTwinProcess(twin);
   }
+  console.log(`target: behind the break, at most ×${TARGET_RATIO} the clean run's wall time, each API`);
 }

@@ -11,8 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
-import { startBreakingProxy } from '../src/testing/providerBreaks/breakingProxy.ts';
+import { startProviderBehindBreaks } from './lib/twinProcess.ts';
 import { STORE_BREAKS } from '../src/testing/providerBreaks/storeBreaks.ts';
 import { breaksFirstPort, reportPath } from '../src/config/env.ts';
 
@@ -26,18 +25,14 @@ if (!change) {
 }
 
 const storePort = breaksFirstPort();
-const twin = await startTwinProcess(storePort, storePort + 1);
-const token = await signInOnMediaTwin(storePort + 1);
-const proxy = await startBreakingProxy(`http://127.0.0.1:${storePort}`, change, { signedInToken: token }, storePort + 2);
-const env = {
-  HARNESS_TARGET: 'live',
-  ...twinAsLiveEnv({
-    storeUrl: proxy.url,
-    mediaUrl: `http://127.0.0.1:${storePort + 1}/api/edge`,
-    mediaToken: token,
-    userAgent: 'api-contract-harness breaking provider (https://example.invalid/api-contract-harness)',
-  }),
-};
+const provider = await startProviderBehindBreaks({
+  storePort,
+  mediaPort: storePort + 1,
+  store: change,
+  storeProxyPort: storePort + 2,
+  userAgent: 'api-contract-harness breaking provider (https://example.invalid/api-contract-harness)',
+});
+const env = { HARNESS_TARGET: 'live', ...provider.env };
 mkdirSync(dirname(ENV_FILE), { recursive: true });
 writeFileSync(
   ENV_FILE,
@@ -45,11 +40,10 @@ writeFileSync(
     .map(([key, value]) => `export ${key}='${value}'\n`)
     .join(''),
 );
-console.log(`breakingProvider: store:${name} (${change.breaks}) at ${proxy.url}; . ${ENV_FILE} before a live run; Ctrl-C stops it`);
+console.log(`breakingProvider: store:${name} (${change.breaks}) at ${provider.storeUrl}; . ${ENV_FILE} before a live run; Ctrl-C stops it`);
 
 async function stop(): Promise<void> {
-  proxy.server.close();
-  await stopTwinProcess(twin);
+  await provider.close();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop());

@@ -8,8 +8,7 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RECORDING_PLAN, signInOnMediaTwin, startTwinProcess, stopTwinProcess, twinAsLiveEnv } from './lib/twinProcess.ts';
-import { startBreakingProxy } from '../src/testing/providerBreaks/breakingProxy.ts';
+import { RECORDING_PLAN, startProviderBehindBreaks } from './lib/twinProcess.ts';
 import { STORE_BREAKS } from '../src/testing/providerBreaks/storeBreaks.ts';
 import { gateLivePort } from '../src/config/env.ts';
 import { runScript } from './lib/runScript.ts';
@@ -45,39 +44,33 @@ async function main(): Promise<number> {
   const started = performance.now();
   rmSync(OUT, { recursive: true, force: true });
   const storePort = gateLivePort() + 40;
-  const mediaPort = storePort + 1;
-  const twin = await startTwinProcess(storePort, mediaPort, 'ignore', RECORDING_PLAN);
+  const provider = await startProviderBehindBreaks({
+    storePort,
+    mediaPort: storePort + 1,
+    plan: RECORDING_PLAN,
+    store: STORE_BREAKS[BREAK]!,
+    userAgent: 'api-contract-harness verdicts check (https://example.invalid/api-contract-harness)',
+  });
   const problems: string[] = [];
   let tests: (JsonTest & { title: string })[] = [];
   try {
-    const token = await signInOnMediaTwin(mediaPort);
-    const proxy = await startBreakingProxy(`http://127.0.0.1:${storePort}`, STORE_BREAKS[BREAK]!, { signedInToken: token });
-    try {
-      console.log(`verdicts check: npm run verify -- --api store on live, through a proxy that breaks ${BREAK} ("${STORE_BREAKS[BREAK]!.breaks}")`);
-      // npm run verify as the nightly runs it, one API.
-      const run = await runScript(['scripts/verify.ts', '--api', 'store'], {
-        HARNESS_TARGET: 'live',
-        HARNESS_RUN_NAME: RUN,
-        HARNESS_REPORTS_DIR: OUT,
-        ...twinAsLiveEnv({
-          storeUrl: proxy.url,
-          mediaUrl: `http://127.0.0.1:${mediaPort}/api/edge`,
-          mediaToken: token,
-          userAgent: 'api-contract-harness verdicts check (https://example.invalid/api-contract-harness)',
-        }),
-      });
-      writeFileSync(join(OUT, 'console.log'), run.output);
-      if (run.code !== 1) problems.push(`verify exited ${run.code}, not 1 (a failed test): see ${OUT}/console.log`);
-      const unfinished = run.output.split('\n').filter((line) => line.includes('did not finish'));
-      if (unfinished.length > 0) problems.push(`verify printed "did not finish":\n    ${unfinished.join('\n    ')}`);
-      const report = join(OUT, 'results', `${RUN}.json`);
-      if (!existsSync(report)) problems.push(`no report at ${report}`);
-      else tests = testsOf((JSON.parse(readFileSync(report, 'utf8')) as { suites: JsonSuite[] }).suites);
-    } finally {
-      proxy.server.close();
-    }
+    console.log(`verdicts check: npm run verify -- --api store on live, through a proxy that breaks ${BREAK} ("${STORE_BREAKS[BREAK]!.breaks}")`);
+    // npm run verify as the nightly runs it, one API.
+    const run = await runScript(['scripts/verify.ts', '--api', 'store'], {
+      HARNESS_TARGET: 'live',
+      HARNESS_RUN_NAME: RUN,
+      HARNESS_REPORTS_DIR: OUT,
+      ...provider.env,
+    });
+    writeFileSync(join(OUT, 'console.log'), run.output);
+    if (run.code !== 1) problems.push(`verify exited ${run.code}, not 1 (a failed test): see ${OUT}/console.log`);
+    const unfinished = run.output.split('\n').filter((line) => line.includes('did not finish'));
+    if (unfinished.length > 0) problems.push(`verify printed "did not finish":\n    ${unfinished.join('\n    ')}`);
+    const report = join(OUT, 'results', `${RUN}.json`);
+    if (!existsSync(report)) problems.push(`no report at ${report}`);
+    else tests = testsOf((JSON.parse(readFileSync(report, 'utf8')) as { suites: JsonSuite[] }).suites);
   } finally {
-    await stopTwinProcess(twin);
+    await provider.close();
   }
   const withoutVerdict = tests.filter((t) => t.results.length === 0);
   if (withoutVerdict.length > 0)

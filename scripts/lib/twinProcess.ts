@@ -4,6 +4,8 @@
  * in, as on the real service.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
+import { startBreakingProxy, type ProviderChange } from '../../src/testing/providerBreaks/breakingProxy.ts';
 import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import { processEnv } from '../../src/config/env.ts';
@@ -93,4 +95,57 @@ export function twinAsLiveEnv(options: { storeUrl: string; mediaUrl: string; med
     KITSU_ACCESS_TOKEN: options.mediaToken,
     KITSU_ALLOW_WRITES: '1',
   };
+}
+
+/** A twin process reached as a live provider, through a breaking proxy per API where one is given. */
+export interface ProviderBehindBreaks {
+  /** The variables of a live run against it (twinAsLiveEnv, with the proxies' URLs). */
+  readonly env: Record<string, string>;
+  /** Where each API is reached: its proxy, or the twin itself. */
+  readonly storeUrl: string;
+  readonly mediaUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The twins as a separate process, the media user signed in, and each API's change (a break or a deviation of
+ * src/testing/providerBreaks/) in a proxy in front of it: the live provider of the benches and checks that run a
+ * verify against one break (verdicts:check, the nightly and break-cost benches, breaks:provider).
+ */
+export async function startProviderBehindBreaks(options: {
+  readonly storePort: number;
+  readonly mediaPort: number;
+  readonly plan?: StorePlan;
+  readonly store?: ProviderChange;
+  readonly media?: ProviderChange;
+  /** The store proxy's port; free when not given. */
+  readonly storeProxyPort?: number;
+  readonly userAgent: string;
+}): Promise<ProviderBehindBreaks> {
+  const twin = await startTwinProcess(options.storePort, options.mediaPort, 'ignore', options.plan);
+  const proxies: Server[] = [];
+  try {
+    const token = await signInOnMediaTwin(options.mediaPort);
+    const reach = async (port: number, change: ProviderChange | undefined, proxyPort?: number): Promise<string> => {
+      if (!change) return `http://127.0.0.1:${port}`;
+      const proxy = await startBreakingProxy(`http://127.0.0.1:${port}`, change, { signedInToken: token }, proxyPort);
+      proxies.push(proxy.server);
+      return proxy.url;
+    };
+    const storeUrl = await reach(options.storePort, options.store, options.storeProxyPort);
+    const mediaUrl = `${await reach(options.mediaPort, options.media)}/api/edge`;
+    return {
+      env: twinAsLiveEnv({ storeUrl, mediaUrl, mediaToken: token, userAgent: options.userAgent }),
+      storeUrl,
+      mediaUrl,
+      close: async () => {
+        for (const proxy of proxies) proxy.close();
+        await stopTwinProcess(twin);
+      },
+    };
+  } catch (error) {
+    for (const proxy of proxies) proxy.close();
+    await stopTwinProcess(twin);
+    throw error;
+  }
 }
