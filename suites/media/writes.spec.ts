@@ -41,9 +41,9 @@ function expectDone(res: MediaResponse, rule: Rule, what: string): void {
   );
 }
 
-/** Adds the anime to the user's library with `attributes`; the new entry's id. */
-async function addEntry(media: MediaUnderTest, rule: Rule, userId: string, animeId: string, attributes: Record<string, unknown>): Promise<string> {
-  const created = await media.signedIn!.send({
+/** POST /library-entries as the signed-in user: the anime in their library with `attributes`; the answer as it came. */
+function postEntry(media: MediaUnderTest, userId: string, animeId: string, attributes: Record<string, unknown>): Promise<MediaResponse> {
+  return media.signedIn!.send({
     method: 'POST',
     path: '/library-entries',
     body: {
@@ -54,6 +54,11 @@ async function addEntry(media: MediaUnderTest, rule: Rule, userId: string, anime
       },
     },
   });
+}
+
+/** Adds the anime to the user's library with `attributes`; the new entry's id. */
+async function addEntry(media: MediaUnderTest, rule: Rule, userId: string, animeId: string, attributes: Record<string, unknown>): Promise<string> {
+  const created = await postEntry(media, userId, animeId, attributes);
   expectDone(created, rule, 'creating a library entry');
   const id = (jsonApiOf(created, rule).data as JsonApiResource | null)?.id;
   expect(typeof id, says(rule, 'the created entry comes back with its id')).toBe('string');
@@ -118,17 +123,7 @@ test(
     const client = media.signedIn!;
     const userId = await selfId(media, rule);
     const attributes = { status: 'planned', progress: 0 };
-    const created = await client.send({
-      method: 'POST',
-      path: '/library-entries',
-      body: {
-        data: {
-          type: 'libraryEntries',
-          attributes,
-          relationships: { anime: { data: { type: 'anime', id: await animeToAdd(media, rule, userId) } }, user: { data: { type: 'users', id: userId } } },
-        },
-      },
-    });
+    const created = await postEntry(media, userId, await animeToAdd(media, rule, userId), attributes);
     expectDone(created, rule, 'creating a library entry');
     const entry = (created.text ? jsonApiOf(created, rule).data : undefined) as JsonApiResource | null | undefined;
     expect(entry && typeof entry === 'object', says(rule, `the create answered ${created.status} without the created resource as data`)).toBe(true);
@@ -166,17 +161,7 @@ test(
     // The signed-in user's own entry, on an anime their library lacks: on live, whoever the token's user is.
     const userId = await selfId(media, rule);
     const animeId = await animeToAdd(media, rule, userId);
-    const created = await client.send({
-      method: 'POST',
-      path: '/library-entries',
-      body: {
-        data: {
-          type: 'libraryEntries',
-          attributes: { status: 'planned', progress: 0 },
-          relationships: { anime: { data: { type: 'anime', id: animeId } }, user: { data: { type: 'users', id: userId } } },
-        },
-      },
-    });
+    const created = await postEntry(media, userId, animeId, { status: 'planned', progress: 0 });
     expectStatus(created, 201, rule);
     expect(created.headers.location, says(rule, '201 carries Location')).toBeTruthy();
     const id = (jsonApiOf(created, rule).data as { id: string }).id;
