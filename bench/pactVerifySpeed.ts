@@ -13,13 +13,14 @@
  * 13 interactions, and within 1.5 times the bare verifier's process plus the twins' start. A benchmark, not a
  * test: it asserts nothing; a missed goal prints MISSED.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { processEnv } from '../src/config/env.ts';
 import { DEFAULT_KITSU_TWIN_PORT, DEFAULT_STORE_TWIN_PORT } from '../src/config/harnessConfig.ts';
 import { tokenOf } from '../src/twins/store/seed.ts';
+import { startTwinProcess, stopTwinProcess } from '../scripts/lib/twinProcess.ts';
 
 const STATES = resolve('tests/fixtures/pact-states.ts');
 const GOAL_SECONDS = 3;
@@ -65,31 +66,12 @@ function harnessCold(c: Case, out: string): { seconds: number; code: number | nu
   return { seconds, code: run.status, verdict };
 }
 
-/** The twins as a process of their own, timed until both listen; `stop` ends that process. */
+/** The twins as a process of their own, timed until both answer their health check; `stop` ends that process. */
 async function startTwinsProcess(): Promise<{ seconds: number; stop: () => Promise<void> }> {
   const { store, media } = ports();
   const started = performance.now();
-  const child = spawn(process.execPath, ['scripts/cli.ts', 'twins', '--store-port', String(store), '--media-port', String(media)], {
-    env: env(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((ready, failed) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Media Tracking API twin on')) ready();
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => failed(new Error(`the twins exited ${code} before they listened:\n${output}`)));
-  });
-  const seconds = (performance.now() - started) / 1000;
-  const stop = () =>
-    new Promise<void>((stopped) => {
-      if (child.exitCode !== null) return stopped();
-      child.once('exit', () => stopped());
-      child.kill('SIGTERM');
-    });
-  return { seconds, stop };
+  const twins = await startTwinProcess(store, media);
+  return { seconds: (performance.now() - started) / 1000, stop: () => stopTwinProcess(twins) };
 }
 
 /** Pact's own verifier, its whole process, on the pact against the running twin of its API. */
