@@ -9,12 +9,17 @@
  *                                                  publishes the results (provider version = harness commit + target,
  *                                                  on live + the night: contracts/broker/providerIdentity.ts)
  *
- * One Playwright test per interaction: the exit code and the report say which interaction broke, and why.
+ * One verdict per interaction (contracts/verification/runPactPlan.ts): the exit code and the report say which
+ * interaction broke, and why.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { runTool } from './lib/runTool.ts';
-import { dependencyVersion } from '../src/config/harnessRoot.ts';
+import { silenceDependencyDeprecations } from '../src/config/quietDependencies.ts';
+import { dependencyVersion, harnessModule } from '../src/config/harnessRoot.ts';
 import { announceTarget } from './lib/announceTarget.ts';
 import { ConfigError } from '../src/config/ConfigError.ts';
 import { commandWords, inReadersWords } from '../contracts/verification/commandWords.ts';
@@ -34,11 +39,12 @@ import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type 
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
 import { outcomesDir, type InteractionOutcome } from '../contracts/broker/verificationResults.ts';
 import { MESSAGE_NOT_VERIFIED } from '../contracts/verification/pactProvider.ts';
+import { ensureTwins, TwinsUnavailableError, type PlanTwins, type TwinsMessage } from '../contracts/verification/twinsForPlan.ts';
 import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
 import { publishResults } from '../contracts/broker/publishResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
-import { callerDir, pactVerifyConsole, processEnv, recordingsDir, runName } from '../src/config/env.ts';
+import { callerDir, pactVerifyConsole, processEnv, recordingsDir, reportPath, runName } from '../src/config/env.ts';
 import { harnessConfig, type HarnessConfig } from '../src/config/harnessConfig.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
@@ -80,7 +86,7 @@ export function usage(): string {
   --provider-environment <env>  once every result is published, record the provider version as deployed
                         there (default: production for HARNESS_TARGET=live, none for the twins and replay);
                         the broker must know <env>. On live the version is <commit>+live.<YYYY-MM-DD>
-  -- <playwright args>  after a lone --, passed to Playwright (e.g. --grep "first page")
+  -- <playwright args>  after a lone --, the verification runs under Playwright with these (e.g. --grep "first page")
 
 ${SELECTOR_USAGE}
 
@@ -237,7 +243,7 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
   rmSync(outcomesDir(run), { recursive: true, force: true });
   const config = harnessConfig();
   if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
-  const ran = await runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  const ran = await verifyPlan(pacts, args, run);
   const code = ran || unverifiedMessages(run);
   if (config.target !== 'record') return code;
   const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
@@ -246,6 +252,54 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
     `${prefix()}: a secret from the environment is written in ${leaks.join(', ')}: delete those files, add the pattern to contracts/<api>/normalisation.json "redact", and record again.`,
   );
   return 1;
+}
+
+/**
+ * The plan verified by one light process (contracts/verification/verifyPlanProcess.ts: no test runner) while the
+ * twins start here, side by side on two cores; under Playwright's runner when Playwright's own arguments follow a
+ * lone `--` (a --grep, a reporter of its own). That process's stdout, Pact's own report, goes to the output log;
+ * the lines a team reads come on its fd 3 and are printed here.
+ */
+async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
+  if (args.playwright.length > 0)
+    return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  const log = reportPath('pact-verify', run, 'output.log');
+  mkdirSync(dirname(log), { recursive: true });
+  const output = createWriteStream(log);
+  // Pact's proxy calls util._extend on every request (DEP0060): not the team's to see.
+  silenceDependencyDeprecations();
+  const child = spawn(process.execPath, [harnessModule('contracts/verification/verifyPlanProcess'), run], {
+    stdio: ['ignore', 'pipe', 'inherit', 'pipe', 'ipc'],
+    env: { ...processEnv(), PACT_DO_NOT_TRACK: 'true', HARNESS_RUN_NAME: run },
+  });
+  // Without colour codes: a log is read in an editor, not a terminal.
+  child.stdout!.on('data', (chunk: Buffer) => output.write(stripVTControlCharacters(chunk.toString('utf8'))));
+  (child.stdio[3] as Readable).pipe(process.stdout, { end: false });
+  const exited = new Promise<number>((resolve) => {
+    child.on('error', (error) => {
+      console.error(`${prefix()}: the verification could not start: ${error.message}`);
+      resolve(1);
+    });
+    child.on('close', (exit) => resolve(exit ?? 1));
+  });
+  const twins = await startTwinsFor(pacts);
+  const said: TwinsMessage = { twins: twins ? 'ready' : 'unavailable' };
+  if (child.connected) child.send(said);
+  const code = await exited;
+  await twins?.close();
+  await new Promise((resolve) => output.end(resolve));
+  return twins ? code : USAGE_EXIT_CODE;
+}
+
+/** The twins the pacts need (contracts/verification/twinsForPlan.ts); undefined, once it is said why, when they cannot be had. */
+async function startTwinsFor(pacts: readonly OutsidePact[]): Promise<PlanTwins | undefined> {
+  try {
+    return await ensureTwins(pacts.map((pact) => pact.api));
+  } catch (error) {
+    if (!(error instanceof TwinsUnavailableError)) throw error;
+    console.error(`${prefix()}: ${error.message}`);
+    return undefined;
+  }
 }
 
 /**

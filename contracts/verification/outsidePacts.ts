@@ -98,8 +98,8 @@ export function writePlan(plan: VerificationPlan, run?: string): string {
  * This run's plan: the one pact:verify wrote, else what npm test verifies through the same entry point (the
  * examples' pacts and the held-out pacts of other consumers, OUTSIDE_PACT_SOURCES, with the examples' team states).
  */
-export function readPlan(): VerificationPlan {
-  const path = planPath();
+export function readPlan(run?: string): VerificationPlan {
+  const path = planPath(run);
   if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as VerificationPlan;
   return {
     pacts: withUniqueTitles(OUTSIDE_PACT_SOURCES.filter((dir) => existsSync(dir)).flatMap((dir) => pactFilesIn(dir).map((file) => outsidePact(file)))),

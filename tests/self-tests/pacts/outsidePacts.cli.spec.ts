@@ -10,21 +10,18 @@
  * Its own twins on free ports, its own run name, and its reports in the team's folder: the gate's are left alone.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { freePort } from '../../../src/http/freePort.ts';
+import type { InteractionOutcome } from '../../../contracts/broker/verificationResults.ts';
 
-interface JsonResult {
+/** One interaction's verdict as the run reported it: its outcome (what a broker is sent) and its Allure attachments. */
+interface Verdict {
   status: string;
   error?: { message?: string };
-  attachments: { name: string; body?: string; path?: string }[];
-}
-interface JsonSuite {
-  title: string;
-  suites?: JsonSuite[];
-  specs?: { title: string; tests: { status: string; results: JsonResult[] }[] }[];
+  attachments: { name: string }[];
 }
 
 const SYNC_PACT = 'examples/pacts/store-product-sync-store-commerce-api.json';
@@ -33,17 +30,15 @@ const CLI = resolve('scripts/cli.ts');
 
 /**
  * Runs the command line as a process in `team` (a folder outside the harness); answers its exit code, its console,
- * and the results of each interaction by title, read from the JSON report in the team's reports folder.
+ * and the verdict of each interaction by title, read from the reports it wrote in the team's folder.
  */
 async function pactVerify(
   team: string,
   args: string[],
   env: Record<string, string>,
-): Promise<{ code: number | null; output: string; results: Map<string, JsonResult> }> {
+): Promise<{ code: number | null; output: string; results: Map<string, Verdict> }> {
   const run = `self-test-outside-${process.pid}-${Date.now()}`;
-  // One worker: its starts are then the same every run (two side by side split the tests, and so the restarts after a
-  // failure, by timing).
-  const child = spawn(process.execPath, [CLI, 'pact-verify', ...args, '--', '--workers=1'], {
+  const child = spawn(process.execPath, [CLI, 'pact-verify', ...args], {
     cwd: team,
     env: { ...process.env, HARNESS_RUN_NAME: run, HARNESS_RULE_GATE: '', HARNESS_REPORTS_DIR: '', ...env },
   });
@@ -51,13 +46,23 @@ async function pactVerify(
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const results = new Map<string, JsonResult>();
-  const walk = (suite: JsonSuite) => {
-    for (const spec of suite.specs ?? []) results.set(spec.title, spec.tests[0]!.results.at(-1)!);
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  const report = join(team, 'reports/api-contract-harness/results', `${run}.json`);
-  if (existsSync(report)) for (const suite of (JSON.parse(readFileSync(report, 'utf8')) as { suites: JsonSuite[] }).suites) walk(suite);
+  const reports = join(team, 'reports/api-contract-harness');
+  const attachments = new Map<string, { name: string }[]>();
+  const allure = join(reports, 'allure-results');
+  for (const name of existsSync(allure) ? readdirSync(allure).filter((file) => file.endsWith('-result.json')) : []) {
+    const result = JSON.parse(readFileSync(join(allure, name), 'utf8')) as { name: string; attachments: { name: string }[] };
+    attachments.set(result.name, result.attachments);
+  }
+  const results = new Map<string, Verdict>();
+  const outcomes = join(reports, 'pact-verify', run, 'outcomes');
+  for (const name of existsSync(outcomes) ? readdirSync(outcomes) : []) {
+    const outcome = JSON.parse(readFileSync(join(outcomes, name), 'utf8')) as InteractionOutcome;
+    results.set(outcome.description, {
+      status: outcome.status,
+      ...(outcome.status === 'failed' ? { error: { message: outcome.reason ?? '' } } : {}),
+      attachments: attachments.get(outcome.description) ?? [],
+    });
+  }
   return { code, output, results };
 }
 
@@ -79,8 +84,7 @@ function brokenCopies(team: string): void {
   const price = Object.entries(last.response.matchingRules.body).find(([path]) => path.endsWith('.price'))!;
   price[1].matchers[0]!.regex = '^\\d+,\\d{2}$';
   writeFileSync(join(dir, 'sync.json'), JSON.stringify(sync));
-  // A state in words the vocabulary does not have, on the last interaction: each failure costs Playwright a new
-  // worker for the tests after it, and the sync's wrong expectation is already its pact's last.
+  // A state in words the vocabulary does not have.
   const widget = JSON.parse(readFileSync(WIDGET_PACT, 'utf8')) as { interactions: { providerStates: { name: string }[] }[] };
   widget.interactions.at(-1)!.providerStates = [{ name: 'anime number 1 is there' }];
   writeFileSync(join(dir, 'widget.json'), JSON.stringify(widget));
@@ -135,7 +139,7 @@ test('on replay, an interaction that was never recorded fails naming the recordi
   const dir = join(team, 'pacts');
   const pact = JSON.parse(readFileSync(WIDGET_PACT, 'utf8')) as { consumer: { name: string }; interactions: { description: string }[] };
   pact.consumer.name = 'a-consumer-nobody-recorded';
-  // One interaction: each failed test costs Playwright a new worker, and one shows the message as well as two.
+  // One interaction shows the message as well as two.
   pact.interactions = pact.interactions.slice(0, 1);
   writeFileSync(join(dir, 'unrecorded.json'), JSON.stringify(pact));
   // The harness's own recordings (their target is recorded there): what a team recorded would be in its own folder.

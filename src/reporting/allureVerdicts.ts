@@ -1,0 +1,53 @@
+/**
+ * Allure results for a run that is not Playwright's (the packaged pact-verify in one process,
+ * contracts/verification/runPactPlan.ts): one result per verdict, with the labels allureMeta.ts gives a
+ * pact interaction under Playwright, so the report a QA engineer reads groups them the same way.
+ * allure-js-commons writes them (its ReporterRuntime and FileSystemWriter, what allure-playwright uses).
+ */
+import { Status } from 'allure-js-commons';
+import { FileSystemWriter, ReporterRuntime } from 'allure-js-commons/sdk/reporter';
+import type { AllureMeta } from './allureMeta.ts';
+
+export interface AllureVerdict {
+  readonly name: string;
+  /** Unique in the report (its history follows it from run to run). */
+  readonly fullName: string;
+  readonly meta: AllureMeta;
+  readonly status: 'passed' | 'failed' | 'skipped';
+  /** A failure's message or a skip's reason. */
+  readonly message?: string;
+  readonly start: number;
+  readonly stop: number;
+  readonly attachments: readonly { readonly name: string; readonly body: string; readonly contentType: string }[];
+}
+
+const STATUS = { passed: Status.PASSED, failed: Status.FAILED, skipped: Status.SKIPPED } as const;
+
+export class AllureVerdicts {
+  readonly #runtime: ReporterRuntime;
+
+  constructor(resultsDir: string) {
+    this.#runtime = new ReporterRuntime({ writer: new FileSystemWriter({ resultsDir }) });
+  }
+
+  write(verdict: AllureVerdict): void {
+    const { meta } = verdict;
+    const uuid = this.#runtime.startTest({
+      name: verdict.name,
+      fullName: verdict.fullName,
+      labels: meta.labels,
+      links: meta.links,
+      parameters: meta.parameters,
+      ...(meta.description ? { description: meta.description } : {}),
+      start: verdict.start,
+    });
+    for (const attachment of verdict.attachments)
+      this.#runtime.writeAttachment(uuid, undefined, attachment.name, Buffer.from(attachment.body), { contentType: attachment.contentType });
+    this.#runtime.updateTest(uuid, (result) => {
+      result.status = STATUS[verdict.status];
+      if (verdict.message) result.statusDetails = { message: verdict.message };
+    });
+    this.#runtime.stopTest(uuid, { stop: verdict.stop });
+    this.#runtime.writeTest(uuid);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The packaged pact-verify's run in one process (contracts/verification/runPactPlan.ts, started by
+ * scripts/pactVerify.ts): its JUnit XML is what a CI system reads, and a port the twins cannot have is a setup
+ * problem (exit 2) that names the variable to change, never a stack or a verdict. Its verdicts themselves are
+ * shown by tests/self-tests/pacts/outsidePacts.cli.spec.ts and the package check.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test } from '../../../src/testing/harnessTest.ts';
+import { freePort } from '../../../src/http/freePort.ts';
+import { junitXml } from '../../../src/reporting/junitXml.ts';
+
+test('JUnit XML: one suite per pact with its counts; a failure and a skip carry their text, escaped, without colour codes', () => {
+  const xml = junitXml([
+    { suite: 'app → store-commerce-api', name: 'a list', seconds: 0.5, status: 'passed' },
+    {
+      suite: 'app → store-commerce-api',
+      name: 'a "quoted" <one>',
+      seconds: 0.25,
+      status: 'failed',
+      text: 'expected 1 & got \u001b[31m2\u001b[39m\nWho acts: the consumer',
+    },
+    { suite: 'app → media-tracking-api', name: 'a delivery', seconds: 0, status: 'skipped', text: 'message not verified: on replay' },
+  ]);
+  expect(xml).toContain('<testsuites tests="3" failures="1" skipped="1" errors="0" time="0.750">');
+  expect(xml).toContain('<testsuite name="app → store-commerce-api" tests="2" failures="1" skipped="0" errors="0" time="0.750">');
+  expect(xml).toContain('<testcase name="a &quot;quoted&quot; &lt;one&gt;" classname="app → store-commerce-api" time="0.250">');
+  expect(xml).toContain('<failure message="expected 1 &amp; got [31m2[39m">expected 1 &amp; got [31m2[39m\nWho acts: the consumer</failure>');
+  expect(xml).toContain('<skipped message="message not verified: on replay"/>');
+  expect(xml).not.toContain('\u001b');
+});
+
+test('a twin port held by another program: exit 2 naming the port and the variable that moves it, before any verdict', async () => {
+  const squatter = createServer((_req, res) => res.writeHead(404).end());
+  await new Promise<void>((listening) => squatter.listen(0, '127.0.0.1', listening));
+  const port = (squatter.address() as AddressInfo).port;
+  try {
+    const team = mkdtempSync(join(tmpdir(), 'team-ports-'));
+    const child = spawn(
+      process.execPath,
+      [resolve('scripts/cli.ts'), 'pact-verify', '--pact', resolve('examples/pacts/media-library-reader-media-tracking-api.json')],
+      {
+        cwd: team,
+        env: { ...process.env, HARNESS_TARGET: 'twin', STORE_TWIN_PORT: String(port), KITSU_TWIN_PORT: String(await freePort()), HARNESS_REPORTS_DIR: '' },
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((exited) => child.on('close', exited));
+    expect(code, output).toBe(2);
+    expect(output).toContain(`the store twin could not start on port ${port}`);
+    expect(output).toContain('set STORE_TWIN_PORT to a free one');
+    expect(output).not.toMatch(/verified, \d+ failed|at .*\.ts:\d+/);
+  } finally {
+    squatter.close();
+  }
+});
