@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- pact-verify`: what a team waits for. Side by side in one run, on the same pacts:
  *
- *  - the harness cold: `api-contract-harness pact-verify --pact <file>` (the bin, scripts/cli.ts, from this
- *    checkout), which starts the twins itself, arranges every state and runs one Playwright test per interaction;
+ *  - the harness cold: `api-contract-harness pact-verify --pact <file>`, the bin as a team's project runs it (compiled,
+ *    dist/scripts/bin.js, built first), which starts the twins itself and arranges every state;
  *  - the twins' start: `api-contract-harness twins` until both twins listen;
  *  - Pact's own verifier (pact_verifier_cli, @pact-foundation/pact-cli) on the same pact, against those twins
  *    already running: its whole process, without states (it has no state handler to call, so it sends each
@@ -21,6 +21,7 @@ import { processEnv } from '../src/config/env.ts';
 import { DEFAULT_KITSU_TWIN_PORT, DEFAULT_STORE_TWIN_PORT } from '../src/config/harnessConfig.ts';
 import { tokenOf } from '../src/twins/store/seed.ts';
 import { startTwinProcess, stopTwinProcess } from '../scripts/lib/twinProcess.ts';
+import { buildPackage } from '../scripts/buildPackage.ts';
 
 const STATES = resolve('tests/fixtures/pact-states.ts');
 const GOAL_SECONDS = 3;
@@ -57,7 +58,7 @@ const ports = () => ({
 /** The harness cold: the bin from a team's point of view, twins started by it. */
 function harnessCold(c: Case, out: string): { seconds: number; code: number | null; verdict: string } {
   const started = performance.now();
-  const run = spawnSync(process.execPath, ['scripts/cli.ts', 'pact-verify', '--pact', c.pact, ...(c.states ? ['--states', c.states] : []), '--out', out], {
+  const run = spawnSync(process.execPath, ['dist/scripts/bin.js', 'pact-verify', '--pact', c.pact, ...(c.states ? ['--states', c.states] : []), '--out', out], {
     encoding: 'utf8',
     env: env({ HARNESS_RUN_NAME: `bench-pact-verify-${c.interactions}` }),
   });
@@ -96,6 +97,8 @@ function bareVerifier(c: Case, dir: string): { seconds: number; verdict: string 
 }
 
 export async function pactVerifySpeed(): Promise<void> {
+  // What a team installs: the harness compiled, as npm pack writes it.
+  if (buildPackage() !== 0) throw new Error('pact-verify bench: the package did not build (above)');
   const dir = mkdtempSync(join(tmpdir(), 'bench-pact-verify-'));
   const cases: Case[] = [
     {

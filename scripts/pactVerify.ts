@@ -256,13 +256,15 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
 
 /**
  * The plan verified by one light process (contracts/verification/verifyPlanProcess.ts: no test runner) while the
- * twins start here, side by side on two cores; under Playwright's runner when Playwright's own arguments follow a
+ * states file loads and the twins start here, side by side on two cores; under Playwright's runner when Playwright's own arguments follow a
  * lone `--` (a --grep, a reporter of its own). That process's stdout, Pact's own report, goes to the output log;
  * the lines a team reads come on its fd 3 and are printed here.
  */
 async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
-  if (args.playwright.length > 0)
+  if (args.playwright.length > 0) {
+    if (!(await statesLoad(args))) return USAGE_EXIT_CODE;
     return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+  }
   const log = reportPath('pact-verify', run, 'output.log');
   mkdirSync(dirname(log), { recursive: true });
   const output = createWriteStream(log);
@@ -282,7 +284,8 @@ async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: 
     });
     child.on('close', (exit) => resolve(exit ?? 1));
   });
-  const twins = await startTwinsFor(pacts);
+  // While it loads: the states file (a broker run loaded it before fetching), then the twins.
+  const twins = args.mode === 'broker' || (await statesLoad(args)) ? await startTwinsFor(pacts) : undefined;
   const said: TwinsMessage = { twins: twins ? 'ready' : 'unavailable' };
   if (child.connected) child.send(said);
   const code = await exited;
@@ -411,13 +414,25 @@ function providerNamesOf(args: VerifyArgs): readonly string[] {
   return args.providerNames.length > 0 ? args.providerNames : [STORE_PACT.provider, MEDIA_PACT.provider];
 }
 
-/** The states file as an absolute path, once it has loaded and exports team states. */
-async function checkedStatesFile(given: string): Promise<string> {
+/** The states file as an absolute path, once it is there. */
+function statesPath(given: string): string {
   const path = resolve(given);
   if (!existsSync(path))
     throw new PactSourceError(`--states ${given}: no such file (looked for ${path}). Give your team's states file (${words().statesDoc}).`);
-  await loadTeamStates(path);
   return path;
+}
+
+/** Whether the states file (if any) loads and exports team states; when not, says why (the caller's to fix, exit 2). */
+async function statesLoad(args: VerifyArgs): Promise<boolean> {
+  if (!args.statesFile) return true;
+  try {
+    await loadTeamStates(args.statesFile);
+    return true;
+  } catch (error) {
+    if (!(error instanceof TeamStatesError)) throw error;
+    console.error(`${prefix()}: ${error.message}`);
+    return false;
+  }
 }
 
 /** The whole command: its arguments, its exit code (also `npx api-contract-harness pact-verify`, scripts/cli.ts). */
@@ -435,18 +450,19 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
     return USAGE_EXIT_CODE;
   }
   if (args.mode === 'own') return verifyOwn(args.apis, args.playwright);
-  // A states file that does not load is the caller's to fix, before any request (and before a broker hears of a failure).
+  // A states file that is not there, or does not load, is the caller's to fix before any request. Before a broker
+  // hears of a failure, it is loaded here; with --pact, while the verification process starts (verifyPlan).
   if (args.statesFile) {
     try {
-      args = { ...args, statesFile: await checkedStatesFile(args.statesFile) };
+      args = { ...args, statesFile: statesPath(args.statesFile) };
     } catch (error) {
-      if (!(error instanceof PactSourceError || error instanceof TeamStatesError)) throw error;
+      if (!(error instanceof PactSourceError)) throw error;
       console.error(`${prefix()}: ${error.message}`);
       return USAGE_EXIT_CODE;
     }
   }
 
-  if (args.mode === 'broker') return verifyFromBroker(args, processEnv());
+  if (args.mode === 'broker') return (await statesLoad(args)) ? verifyFromBroker(args, processEnv()) : USAGE_EXIT_CODE;
 
   let pacts: OutsidePact[];
   try {
