@@ -377,6 +377,17 @@ const rules = [
     needs: 'twin',
     text: 'POST /api/oauth/token gives tokens for the password and refresh_token grants; POST /api/oauth/revoke revokes one, which then answers 401 Invalid token.',
   },
+  // "The service uses OAuth 2" with its access token request: RFC 6749's MUSTs are contract (where the token
+  // endpoint is, the field notes say). What the standard allows (400 or 401 for invalid_client) is never red.
+  {
+    id: 'media.oauth.token-errors-rfc6749',
+    section: 'Authentication',
+    source: 'contract',
+    needs: 'any',
+    // Its probes POST to the token endpoint: a provider that took a wrong password would sign in.
+    writes: true,
+    text: 'The service uses OAuth 2: a refused access token request answers 400 (or 401 for a failed client authentication, invalid_client) with a JSON object whose error member is one of RFC 6749 5.2 codes; a wrong password or a refresh token never issued is invalid_grant.',
+  },
   {
     id: 'media.auth.unknown-token-anonymous',
     section: 'Authentication',
