@@ -10,6 +10,7 @@
  *      undeployed), so can-i-deploy answers from these results. A run that
  *      stops before that leaves the last complete night deployed.
  */
+import { commandWords } from '../verification/commandWords.ts';
 import { BrokerError, type BrokerClient } from './BrokerClient.ts';
 import { interactionOutcomes, verificationResult } from './verificationResults.ts';
 import type { ProviderIdentity } from './providerIdentity.ts';
@@ -46,25 +47,26 @@ export async function publishResults(
       const outcomes = interactionOutcomes(pact.title, run);
       const result = verificationResult(outcomes, identity.version, verifier, interactionIds(document));
       await client.publishResult(document, result);
-      if (outcomes.length === 0) log.err(`pact:verify: no outcome of ${pact.title} was written: the run stopped early; its result is published as failed.`);
+      if (outcomes.length === 0)
+        log.err(`${commandWords().prefix}: no outcome of ${pact.title} was written: the run stopped early; its result is published as failed.`);
       const passed = outcomes.filter((o) => o.status === 'passed').length;
       const skipped = outcomes.filter((o) => o.status === 'skipped').length;
       log.out(
-        `pact:verify: published ${result.success ? 'success' : 'FAILURE'} for ${pact.title} (${passed}/${outcomes.length} interactions verified${skipped > 0 ? `, ${skipped} skipped: not verified` : ''}) as ${pact.provider} ${identity.version} on branch ${identity.branch}`,
+        `${commandWords().prefix}: published ${result.success ? 'success' : 'FAILURE'} for ${pact.title} (${passed}/${outcomes.length} interactions verified${skipped > 0 ? `, ${skipped} skipped: not verified` : ''}) as ${pact.provider} ${identity.version} on branch ${identity.branch}`,
       );
     }
     if (identity.environment) {
       for (const provider of providers) {
         await client.recordDeployment(provider, identity.version, identity.environment, identity.target);
         log.out(
-          `pact:verify: recorded ${provider} ${identity.version} as deployed to ${identity.environment} (instance ${identity.target}): can-i-deploy --to-environment ${identity.environment} answers from these results`,
+          `${commandWords().prefix}: recorded ${provider} ${identity.version} as deployed to ${identity.environment} (instance ${identity.target}): can-i-deploy --to-environment ${identity.environment} answers from these results`,
         );
       }
     }
   } catch (error) {
     if (!(error instanceof BrokerError)) throw error;
     log.err(
-      `pact:verify: publishing the results failed: ${error.message}${identity.environment ? ` The version was not recorded as deployed to ${identity.environment}: can-i-deploy still answers from the last complete run.` : ''}`,
+      `${commandWords().prefix}: publishing the results failed: ${error.message}${identity.environment ? ` The version was not recorded as deployed to ${identity.environment}: can-i-deploy still answers from the last complete run.` : ''}`,
     );
     return 1;
   }
