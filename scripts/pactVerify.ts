@@ -286,8 +286,9 @@ async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: 
   });
   // While it loads: the states file (a broker run loaded it before fetching), then the twins.
   const twins = args.mode === 'broker' || (await statesLoad(args)) ? await startTwinsFor(pacts) : undefined;
-  const said: TwinsMessage = { twins: twins ? 'ready' : 'unavailable' };
-  if (child.connected) child.send(said);
+  // Without them (said why above) the verification is stopped at once, mid-load: nothing was verified.
+  if (!twins) child.kill();
+  else if (child.connected) child.send({ twins: 'ready' } satisfies TwinsMessage);
   const code = await exited;
   await twins?.close();
   await new Promise((resolve) => output.end(resolve));

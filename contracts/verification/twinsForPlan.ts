@@ -18,8 +18,8 @@ export class TwinsUnavailableError extends Error {
   override name = 'TwinsUnavailableError';
 }
 
-/** What pact-verify tells its verification process once (verifyPlanProcess.ts): the twins answer, or the run is called off. */
-export type TwinsMessage = { readonly twins: 'ready' | 'unavailable' };
+/** What pact-verify tells its verification process once the twins answer (verifyPlanProcess.ts); without them it stops that process. */
+export type TwinsMessage = { readonly twins: 'ready' };
 
 const NOTHING: PlanTwins = { close: async () => undefined };
 

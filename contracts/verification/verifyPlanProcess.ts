@@ -3,8 +3,8 @@
  * pact-verify (scripts/pactVerify.ts). Pact's Verifier prints its report from native code straight to the
  * process's stdout, which nothing in JavaScript can redirect; so this process's stdout is the run's output log
  * (the parent copies it there), and the lines a team reads go to the parent through the pipe on fd 3.
- * The parent starts the twins while this process loads, and says on the IPC channel when they answer.
- * Exit: 0 verified, 1 an interaction failed or the budget was exceeded, 2 no run name or no twins.
+ * The parent starts the twins while this process loads, and says on the IPC channel when they answer (or stops
+ * this process when it cannot have them). Exit: 0 verified, 1 an interaction failed or the budget was exceeded.
  */
 import { writeSync } from 'node:fs';
 import { readPlan } from './outsidePacts.ts';
@@ -13,25 +13,13 @@ import type { TwinsMessage } from './twinsForPlan.ts';
 
 const LINES_FD = 3;
 
-/** The parent could not have the twins, and has said why. */
-class TwinsCalledOff extends Error {}
-
-/** The parent could not have the twins, and has said why. */
 const run = process.argv[2];
 if (!run || !process.send) {
   console.error('verifyPlanProcess: started by pact-verify only (a run name, and an IPC channel to the parent).');
   process.exitCode = 2;
 } else {
-  const twins = new Promise<TwinsMessage>((resolve) => process.once('message', (message: TwinsMessage) => resolve(message))).finally(() =>
+  const twinsReady = new Promise<TwinsMessage>((resolve) => process.once('message', (message: TwinsMessage) => resolve(message))).finally(() =>
     process.disconnect(),
   );
-  const twinsReady = twins.then((message) => {
-    if (message.twins !== 'ready') throw new TwinsCalledOff();
-  });
-  try {
-    process.exitCode = await runPactPlan(readPlan(run), run, { twinsReady, print: (line) => writeSync(LINES_FD, `${line}\n`) });
-  } catch (error) {
-    if (!(error instanceof TwinsCalledOff)) throw error;
-    process.exitCode = 2;
-  }
+  process.exitCode = await runPactPlan(readPlan(run), run, { twinsReady, print: (line) => writeSync(LINES_FD, `${line}\n`) });
 }
