@@ -135,6 +135,7 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'media.pagination.follow-next': { routes: ALL, members: ['links.next'], params: ['page[offset]', 'page[limit]'] },
   'media.auth.anonymous-reads': { routes: ALL, methods: ['GET'], withoutHeaders: ['Authorization'] },
   'media.auth.bearer-token': { routes: ALL, headers: ['Authorization'] },
+  'media.auth.token-errors-rfc6749': { routes: ['/api/oauth/token'], statuses: [400, 401], members: ['error'] },
   // Media: writes (set C), what a write does; how it answers is field notes
   'media.writes.update-applied': { routes: ['/{collection}/{id}'], methods: ['PATCH', 'PUT'] },
   'media.writes.create-destroy-applied': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'DELETE'] },

@@ -380,7 +380,7 @@ const rules = [
   // "The service uses OAuth 2" with its access token request: RFC 6749's MUSTs are contract (where the token
   // endpoint is, the field notes say). What the standard allows (400 or 401 for invalid_client) is never red.
   {
-    id: 'media.oauth.token-errors-rfc6749',
+    id: 'media.auth.token-errors-rfc6749',
     section: 'Authentication',
     source: 'contract',
     needs: 'any',

@@ -626,7 +626,7 @@ const mediaBreaks: Record<string, ProviderBreak<'media'>> = {
     breaks:
       'POST /api/oauth/token with a wrong password or an unknown refresh token answers 401 {"error":"invalid_grant"} instead of 400 (RFC 6749 5.2: invalid_grant is 400; 401 is for invalid_client). media.auth.oauth-password-refresh-revoke is twin-only field notes; a contract rule for the token endpoint\'s RFC 6749 statuses should exist.',
     kind: 'contract',
-    rules: ['media.auth.oauth-password-refresh-revoke', 'media.oauth.token-errors-rfc6749'],
+    rules: ['media.auth.oauth-password-refresh-revoke', 'media.auth.token-errors-rfc6749'],
     onResponse(res, req) {
       if (req.method !== 'POST' || pathOnly(req.path) !== OAUTH_TOKEN || res.status !== 400) return res;
       const body = parsed(res.body);

@@ -21,7 +21,7 @@ const MESSAGES = {
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-/** media.oauth.token-errors-rfc6749: a request it reads is refused 400 with an RFC 6749 5.2 code, 401 only for invalid_client (a body too large is 413, before it is read). */
+/** media.auth.token-errors-rfc6749: a request it reads is refused 400 with an RFC 6749 5.2 code, 401 only for invalid_client (a body too large is 413, before it is read). */
 function oauthError(status: number, error: string, description: string): TwinResponse {
   return jsonResponse(status, { error, error_description: description }, NO_STORE);
 }

@@ -21,7 +21,7 @@ async function refusalOf(grant: OAuthGrant, what: string, client: { token(grant:
 }
 
 test(
-  ...verifies('media.oauth.token-errors-rfc6749', 'a wrong password and a refresh token never issued are invalid_grant, 400', async ({ media, rule }) => {
+  ...verifies('media.auth.token-errors-rfc6749', 'a wrong password and a refresh token never issued are invalid_grant, 400', async ({ media, rule }) => {
     const cases: [string, OAuthGrant][] = [
       ['a password grant for an account nobody has', { username: 'nobody-by-this-name@example.invalid', password: 'not-the-password' }],
       ['a refresh grant with a token never issued', { refreshToken: 'harness-refresh-token-never-issued' }],
