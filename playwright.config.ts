@@ -2,7 +2,7 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { harnessConfig } from './src/config/harnessConfig.ts';
 import { liveRateBudget, liveRateToleranceMs, readPropertyEnv } from './src/config/propertyEnv.ts';
 import { useCompileCache } from './src/config/compileCache.ts';
-import { harnessModule } from './src/config/harnessRoot.ts';
+import { harnessModule, OWN_TYPESCRIPT } from './src/config/harnessRoot.ts';
 import { silenceDependencyDeprecations } from './src/config/quietDependencies.ts';
 import {
   blobReport,
@@ -96,6 +96,11 @@ const reporters: ReporterDescription[] = [
 
 export default defineConfig({
   forbidOnly: onCI(),
+  // Node strips the harness's types itself. Playwright compiles TypeScript with Babel into a cache only its main process
+  // writes: what only a test loads (Pact's verification) was compiled again in every worker, and every new worker read
+  // and parsed the source maps of the modules in each expect's stack, a new worker after every failed test. RegExps:
+  // Playwright's file matcher takes them (its type names globs only), where it parses a glob again for every module loaded.
+  build: { external: OWN_TYPESCRIPT as unknown as string[] },
   reporter: reporters,
   // Per run: npm test runs several at once, and each empties its own folder at start.
   outputDir: reportPath('test-output', runName),
