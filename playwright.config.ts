@@ -1,9 +1,8 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { harnessConfig } from './src/config/harnessConfig.ts';
 import { liveRateBudget, liveRateToleranceMs, readPropertyEnv } from './src/config/propertyEnv.ts';
-import { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } from './src/reporting/environmentInfo.ts';
 import { useCompileCache } from './src/config/compileCache.ts';
-import { harnessModule } from './src/config/harnessRoot.ts';
+import { harnessModule, OWN_TYPESCRIPT } from './src/config/harnessRoot.ts';
 import { silenceDependencyDeprecations } from './src/config/quietDependencies.ts';
 import {
   blobReport,
@@ -61,15 +60,23 @@ const ownConsole = verifyConsole || pactConsole;
 const verifiedRules = verifiedRulesOf();
 
 const ALLURE_RESULTS = reportPath('allure-results');
-// Reporters run in the main process only; workers load this file too, and need not ask git or read the results.
+
+/** The Allure report's environment: this run's, snapshotted for the joined report, with what the results folder holds. */
+async function allureEnvironment(): Promise<Record<string, string>> {
+  const { environmentInfo, mergedEnvironment, saveEnvironmentSnapshot } = await import('./src/reporting/environmentInfo.ts');
+  const environment = environmentInfo(config, runName);
+  saveEnvironmentSnapshot(environment, runName);
+  return mergedEnvironment(environment, ALLURE_RESULTS);
+}
+// Reporters run in the main process only. Workers load this file too, a new one after every failed test: they need not
+// ask git, read the results, nor load Allure's reporter SDK (tens of milliseconds a worker).
 const inWorker = inPlaywrightWorker();
-const environment = inWorker ? {} : environmentInfo(config, runName);
-if (!inWorker) saveEnvironmentSnapshot(environment, runName);
+const environment = inWorker ? {} : await allureEnvironment();
 const reporters: ReporterDescription[] = [
   ...(ownConsole ? [] : [[onCI() ? 'dot' : 'list'] as ReporterDescription]),
   ['json', { outputFile: reportPath('results', `${runName}.json`) }],
   // The Allure results of every run; labels come from src/testing/harnessTest.ts, categories and history from allurerc.ts.
-  ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: inWorker ? {} : mergedEnvironment(environment, ALLURE_RESULTS) }],
+  ['allure-playwright', { resultsDir: ALLURE_RESULTS, environmentInfo: environment }],
   // For CI systems that read JUnit XML.
   ['junit', { outputFile: reportPath('junit', `${runName}.xml`) }],
   // Under verify's console its closing lines (the counts, each rule not verified) are the table's; a problem with the rules stays.
@@ -89,6 +96,11 @@ const reporters: ReporterDescription[] = [
 
 export default defineConfig({
   forbidOnly: onCI(),
+  // Node strips the harness's types itself. Playwright compiles TypeScript with Babel into a cache only its main process
+  // writes: what only a test loads (Pact's verification) was compiled again in every worker, and every new worker read
+  // and parsed the source maps of the modules in each expect's stack, a new worker after every failed test. RegExps:
+  // Playwright's file matcher takes them (its type names globs only), where it parses a glob again for every module loaded.
+  build: { external: OWN_TYPESCRIPT as unknown as string[] },
   reporter: reporters,
   // Per run: npm test runs several at once, and each empties its own folder at start.
   outputDir: reportPath('test-output', runName),

@@ -4,6 +4,8 @@
  * pass-through proxy), then behind a proxy that breaks every error document, in one run. Playwright gives every
  * failed test a new worker, so a break that fails hundreds of tests could multiply the run; the target is at most
  * twice the clean run. Prints each run's wall time, failed and passed tests, and the ratio.
+ *
+ *   BENCH_BREAK_APIS=media npm run bench -- break-cost     one API's two runs
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { MEDIA_BREAKS } from '../src/testing/providerBreaks/mediaBreaks.ts';
 import { runScript } from '../scripts/lib/runScript.ts';
 import { tallyReport } from '../scripts/summarize.ts';
 import { RECORDING_PLAN, startProviderBehindBreaks } from '../scripts/lib/twinProcess.ts';
+import { benchEnv } from './lib/benchEnv.ts';
 
 const PORTS = { storePort: 4730, mediaPort: 4731 } as const;
 const TARGET_RATIO = 2;
@@ -29,7 +32,7 @@ const ERROR_DOCUMENTS: Record<'store' | 'media', { name: string; change: Provide
 
 export async function breakCost(): Promise<void> {
   console.log('api    provider                              wall (s)  failed  passed  skipped  ratio');
-  for (const api of ['store', 'media'] as const) {
+  for (const api of benchEnv().breakApis) {
     let clean = 0;
     for (const broken of [false, true]) {
       const label = broken ? ERROR_DOCUMENTS[api].name : 'clean (pass-through proxy)';

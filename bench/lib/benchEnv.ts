@@ -10,6 +10,8 @@ export interface BenchEnv {
   readonly loadSeconds: number;
   /** BENCH_SYNC_SIZES: store sizes the sync bench fetches. */
   readonly syncSizes: readonly number[];
+  /** BENCH_BREAK_APIS: the APIs the break-cost bench runs (store, media; default both). */
+  readonly breakApis: readonly ('store' | 'media')[];
 }
 
 /** A bench variable with a value it cannot use. */
@@ -42,6 +44,21 @@ function storeSizes(variable: string, fallback: readonly number[]): readonly num
   return [...new Set(sizes.map(Number))].sort((a, b) => a - b);
 }
 
+const BREAK_APIS = ['store', 'media'] as const;
+
+function breakApis(variable: string): readonly (typeof BREAK_APIS)[number][] {
+  const raw = readVariable(variable)?.trim();
+  if (raw === undefined || raw === '') return BREAK_APIS;
+  const apis = raw.split(',').map((part) => part.trim());
+  const known = (api: string): api is (typeof BREAK_APIS)[number] => (BREAK_APIS as readonly string[]).includes(api);
+  if (!apis.every(known)) {
+    throw new BenchEnvError(
+      `${variable}="${raw}" names an API the bench does not know. Fix it (e.g. ${variable}=media) or unset it for ${BREAK_APIS.join(',')}.`,
+    );
+  }
+  return BREAK_APIS.filter((api) => apis.includes(api));
+}
+
 let read: BenchEnv | undefined;
 
 /** The variables, checked on the first call; throws BenchEnvError. */
@@ -50,6 +67,7 @@ export function benchEnv(): BenchEnv {
     seconds: wholeNumber('BENCH_SECONDS', 5, 1, 600),
     loadSeconds: wholeNumber('BENCH_LOAD_SECONDS', 30, 2, 3600),
     syncSizes: storeSizes('BENCH_SYNC_SIZES', [1_000, 10_000]),
+    breakApis: breakApis('BENCH_BREAK_APIS'),
   };
   return read;
 }

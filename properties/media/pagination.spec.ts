@@ -1,7 +1,7 @@
 import { budgetAnnotation, liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
 import { assertProperty } from '../support/propertyRun.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
-import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { concurrentWritesProperty, paginationProperty } from './pagination.property.ts';
 import { PAGINATION_RULES } from './pagination/oracle.ts';
 
@@ -23,9 +23,11 @@ test(
 
 test(
   "paging a user's library entries while the user adds and removes entries never fails, shows phantoms or runs forever",
-  checksRules(['media.pagination.follow-next', 'media.pagination.meta-count', 'media.pagination.offset'], TWIN_ONLY),
-  async ({ mediaArena, target }, testInfo) => {
-    needsTwin(target, "it writes to a user's library between pages and resets the twin after each case");
+  checksRules(
+    ['media.pagination.follow-next', 'media.pagination.meta-count', 'media.pagination.offset'],
+    "it writes to a user's library between pages and resets the twin after each case",
+  ),
+  async ({ mediaArena }, testInfo) => {
     await assertProperty(testInfo, concurrentWritesProperty(mediaArena), { numRuns: 40 });
   },
 );

@@ -1,6 +1,6 @@
 import { observationSink } from '../support/observation.ts';
 import type { TestInfo } from '@playwright/test';
-import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { assertProperty } from '../support/propertyRun.ts';
 import { budgetAnnotation, liveRateBudget, RequestBudget } from '../support/liveBudget.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
@@ -90,9 +90,8 @@ test(
 // the last request's collection. Skipping an item behind which deletes happened is allowed.
 test(
   'paging while products are created and deleted between pages keeps what offset paging promises',
-  checksRules([FOLLOW, TOTAL, PAST_LAST], TWIN_ONLY),
-  async ({ storeArena, target }, testInfo) => {
-    needsTwin(target, 'it creates and deletes products between pages of a store arranged for each case');
+  checksRules([FOLLOW, TOTAL, PAST_LAST], 'it creates and deletes products between pages of a store arranged for each case'),
+  async ({ storeArena }, testInfo) => {
     await assertProperty(testInfo, concurrentWritesProperty(storeArena), { numRuns: 25 });
   },
 );

@@ -1,4 +1,4 @@
-import { expect, needsTwin, test, TWIN_ONLY } from '../support/fixtures.ts';
+import { expect, test } from '../support/fixtures.ts';
 import { assertProperty, readPropertyEnv } from '../support/propertyRun.ts';
 import { budgetAnnotation, liveRateBudget, liveRateToleranceMs, RequestBudget } from '../support/liveBudget.ts';
 import { checksRules } from '../support/ruleAnnotations.ts';
@@ -63,9 +63,8 @@ test(
 
 test(
   'the client pacer never causes a 429 from an empty bucket and never waits longer than the model says',
-  checksRules(['store.client.paces-to-bucket'], TWIN_ONLY),
-  async ({ storeArena, target }, testInfo) => {
-    needsTwin(target, "it measures the pacer's waits on the twin's virtual clock and needs a bucket that starts empty");
+  checksRules(['store.client.paces-to-bucket'], "it measures the pacer's waits on the twin's virtual clock and needs a bucket that starts empty"),
+  async ({ storeArena }, testInfo) => {
     for (const { plan } of TWIN_PLANS) {
       await test.step(`the ${plan} plan`, () => assertProperty(testInfo, pacerProperty(storeArena, plan), { numRuns: plan === 'standard' ? 25 : 10 }));
     }

@@ -14,9 +14,6 @@ import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import { storeArenaForTarget, type StoreArena } from './storeArena.ts';
 import { openMediaArena, type MediaArena } from './mediaArena.ts';
 
-/** Tag of a property that needs what only the twin can arrange; skipped on live with the reason. */
-export const TWIN_ONLY = '@twin-only';
-
 interface WorkerFixtures {
   storeArena: StoreArena;
   mediaArena: MediaArena;
@@ -52,10 +49,5 @@ export const test = base.extend<{ apiConfigured: void }, WorkerFixtures>({
     { scope: 'worker' },
   ],
 });
-
-/** Skips the running test on live, saying what it would need. */
-export function needsTwin(target: Target, what: string): void {
-  test.skip(target !== 'twin', `needs the twin: ${what}; a live service gives no handle on it.`);
-}
 
 export { expect } from '@playwright/test';

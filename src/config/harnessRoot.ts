@@ -14,6 +14,14 @@ export const HARNESS_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** True when this is the compiled package (a .js file), false in a checkout. */
 export const COMPILED = import.meta.url.endsWith('.js');
 
+/**
+ * The harness's own TypeScript in a checkout (the package has none: it is JavaScript, and under node_modules).
+ * Playwright leaves these files to Node's type stripping (build.external in playwright.config.ts), as the scripts are.
+ */
+export const OWN_TYPESCRIPT: readonly RegExp[] = COMPILED
+  ? []
+  : [new RegExp(`^${HARNESS_ROOT.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(?!node_modules[\\\\/]).*\\.ts$`)];
+
 /** A harness module by its path from the root, without extension: `harnessModule('src/twins/main')`. */
 export function harnessModule(path: string): string {
   return join(HARNESS_ROOT, `${path}.${COMPILED ? 'js' : 'ts'}`);

@@ -106,11 +106,14 @@ export function ruleIdsOf(annotations: readonly { type: string; description?: st
   return annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!);
 }
 
+/** Why a rule that needs the twin's control API is not checked elsewhere. */
+function needsTwinReason(rule: Rule): string {
+  return `${rule.id} needs the twin's control API (clock, suspension, faults or a webhook receiver), which a live service does not offer.`;
+}
+
 /** Why a rule is not checked on this target, or undefined when it is. */
 export function skipReason(rule: Rule, ctx: RuleContext): string | undefined {
-  if (ctx.target !== 'twin' && rule.needs === 'twin') {
-    return `${rule.id} needs the twin's control API (clock, suspension, faults or a webhook receiver), which a live service does not offer.`;
-  }
+  if (ctx.target !== 'twin' && rule.needs === 'twin') return needsTwinReason(rule);
   if (rule.writes && !ctx.allowWrites) {
     return `${rule.id} creates, changes or deletes data; set ${ctx.writesVariable ?? 'STORE_ALLOW_WRITES'}=1 to check it on live.`;
   }
@@ -145,6 +148,14 @@ function variantSkipReason(options: TestOptions, target: Target): string | undef
   if (options.needsTwin && target !== 'twin') return options.needsTwin;
   if (options.notRecorded && (target === 'record' || target === 'replay')) return options.notRecorded;
   return undefined;
+}
+
+/**
+ * Why the target alone keeps a rule's test from running (the test or its rule needs the twin; a recording cannot hold
+ * it), or undefined: the same reason, in the same order, as the running test would give (variantSkipReason, skipReason).
+ */
+export function targetSkipReason(rule: Rule, options: TestOptions, target: Target): string | undefined {
+  return variantSkipReason(options, target) ?? (target !== 'twin' && rule.needs === 'twin' ? needsTwinReason(rule) : undefined);
 }
 
 /** Title and details of a test named after a rule; throws for an id the catalogue lacks. */
@@ -241,12 +252,25 @@ function redactedError(error: unknown, secrets: readonly string[]): unknown {
 /**
  * What every API's `verifies` shares: the title and details of a rule-named test, and the runner of
  * its body. The fixtures' own `verifies` keep only the destructuring Playwright reads fixture names from.
+ * `declaredOn`, the run's target: what it alone decides (targetSkipReason) is declared, so the test is skipped
+ * without a worker. A skip inside a running test needs one, and after a failed test Playwright starts a new
+ * worker for the rest of its file even when all that rest skips.
  */
-export function ruleTestParts(catalogue: RuleCatalogue, ruleId: string, variant: string, options: TestOptions, skip: (reason: string) => void) {
+export function ruleTestParts(
+  catalogue: RuleCatalogue,
+  ruleId: string,
+  variant: string,
+  options: TestOptions,
+  skip: (reason: string) => void,
+  declaredOn?: Target,
+) {
   const meta = ruleTestMeta(catalogue, ruleId, variant, options);
+  const declared = declaredOn === undefined ? undefined : targetSkipReason(meta.rule, options, declaredOn);
+  const details =
+    declared === undefined ? meta.details : { ...meta.details, annotation: [...meta.details.annotation, { type: 'skip', description: declared }] };
   const run = async (ctx: RuleContext, testInfo: TestInfo, body: () => Promise<void>): Promise<void> => {
     const reason = variantSkipReason(options, ctx.target);
     return reason === undefined ? runUnderRule(meta.rule, ctx, testInfo, skip, body) : skip(reason);
   };
-  return { ...meta, run };
+  return { ...meta, details, run };
 }

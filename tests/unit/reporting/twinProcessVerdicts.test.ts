@@ -93,4 +93,22 @@ test('a variant that needs the twin is tagged @twin-only and skipped elsewhere; 
   expect(await outcome({ notRecorded: 'another origin' }, 'live')).toBe('ran');
   expect(await outcome({ notRecorded: 'another origin' }, 'record')).toBe('skipped: another origin');
   expect(await outcome({ notRecorded: 'another origin' }, 'replay')).toBe('skipped: another origin');
+
+  // Declared on the run's target, the same skips are in the test's details, where Playwright skips it without a worker.
+  const declaredSkip = (options: { needsTwin?: string; notRecorded?: string }, target: Target) =>
+    ruleTestParts(STORE_RULES, liveCapable, 'x', options, () => undefined, target).details.annotation.find((a) => a.type === 'skip')?.description;
+  expect(declaredSkip({ needsTwin: 'a second store' }, 'twin')).toBeUndefined();
+  expect(declaredSkip({ needsTwin: 'a second store' }, 'live')).toBe('a second store');
+  expect(declaredSkip({ notRecorded: 'another origin' }, 'live')).toBeUndefined();
+  expect(declaredSkip({ notRecorded: 'another origin' }, 'replay')).toBe('another origin');
+  const twinRule = Object.values(STORE_RULES).find((rule) => rule.needs === 'twin')!;
+  const running: string[] = [];
+  await ruleTestParts(STORE_RULES, twinRule.id, 'x', {}, (reason) => void running.push(reason)).run(
+    { target: 'live', allowWrites: true },
+    { annotations: [] } as never,
+    async () => undefined,
+  );
+  expect(ruleTestParts(STORE_RULES, twinRule.id, 'x', {}, () => undefined, 'live').details.annotation.find((a) => a.type === 'skip')?.description).toBe(
+    running[0],
+  );
 });
