@@ -97,7 +97,7 @@ With npx api-contract-harness: --target twin|replay|live|record in place of HARN
 reports (default ./reports/api-contract-harness); paths are read from the folder you run it in.`
       : ''
   }
-Exit: 0 verified; 1 an interaction failed, or a message interaction could not be verified on this target; 2 usage or configuration error.`;
+Exit: 0 every interaction verified; 1 an interaction failed, or could not be verified on this target (the reason is printed); 2 usage or configuration error.`;
 }
 
 /** announceTarget, with a configuration error told in the reader's words (a team's replay names its own record command). */
@@ -244,7 +244,7 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
   const config = harnessConfig();
   if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
   const ran = await verifyPlan(pacts, args, run);
-  const code = ran || unverifiedMessages(run);
+  const code = ran || unverifiedInteractions(run);
   if (config.target !== 'record') return code;
   const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
   if (leaks.length === 0) return code;
@@ -307,18 +307,25 @@ async function startTwinsFor(pacts: readonly OutsidePact[]): Promise<PlanTwins |
 }
 
 /**
- * 1 when a message interaction was not verified (on live or a recording no delivery can be observed): the run
- * verified less than the pacts ask, so it does not pass, though no interaction failed. Says which, once.
+ * 1 when an interaction was not verified (a state the target cannot arrange, a write without the API's write flag,
+ * an API the run leaves out, a message on live or a recording): the run verified less than the pacts ask, so it
+ * does not pass, though no interaction failed. Says which, once per reason.
  */
-export function unverifiedMessages(run: string): number {
+export function unverifiedInteractions(run: string, print: (line: string) => void = console.error): number {
   const dir = outcomesDir(run);
   const skipped = (existsSync(dir) ? readdirSync(dir) : [])
     .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)
-    .filter((outcome) => outcome.status === 'skipped' && outcome.reason?.startsWith(MESSAGE_NOT_VERIFIED));
+    .filter((outcome) => outcome.status === 'skipped')
+    .sort((a, b) => a.description.localeCompare(b.description));
   if (skipped.length === 0) return 0;
-  console.error(
-    `${prefix()}: ${skipped.length} message interaction(s) not verified (${skipped.map((o) => `"${o.description}"`).join(', ')}): ${skipped[0]!.reason!.slice(MESSAGE_NOT_VERIFIED.length + 2)}. The run does not pass without them.`,
-  );
+  const byReason = new Map<string, InteractionOutcome[]>();
+  for (const outcome of skipped) {
+    const reason = (outcome.reason ?? 'skipped').replace(new RegExp(`^${MESSAGE_NOT_VERIFIED}: `), 'a message interaction: ');
+    byReason.set(reason, [...(byReason.get(reason) ?? []), outcome]);
+  }
+  for (const [reason, outcomes] of byReason)
+    print(`${prefix()}: ${outcomes.length} interaction(s) not verified (${outcomes.map((o) => `"${o.description}"`).join(', ')}): ${reason}`);
+  print(`${prefix()}: the run does not pass without them: ${skipped.length} of the pacts' interactions were not verified.`);
   return 1;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The packaged pact-verify's run in one process (contracts/verification/runPactPlan.ts, started by
  * scripts/pactVerify.ts): its JUnit XML is what a CI system reads, and a port the twins cannot have is a setup
- * problem (exit 2) that names the variable to change, never a stack or a verdict. Its verdicts themselves are
+ * problem (exit 2) that names the variable to change, never a stack or a verdict; an interaction not verified
+ * fails the run (exit 1), saying why. Its verdicts themselves are
  * shown by tests/self-tests/pacts/outsidePacts.cli.spec.ts and the package check.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +14,9 @@ import { join, resolve } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { freePort } from '../../../src/http/freePort.ts';
 import { junitXml } from '../../../src/reporting/junitXml.ts';
+import { writeOutcome } from '../../../contracts/broker/verificationResults.ts';
+import { MESSAGE_NOT_VERIFIED } from '../../../contracts/verification/pactProvider.ts';
+import { unverifiedInteractions } from '../../../scripts/pactVerify.ts';
 
 test('JUnit XML: one suite per pact with its counts; a failure and a skip carry their text, escaped, without colour codes', () => {
   const xml = junitXml([
@@ -59,4 +63,36 @@ test('a twin port held by another program: exit 2 naming the port and the variab
   } finally {
     squatter.close();
   }
+});
+
+test('an interaction not verified fails the run (exit 1), each reason said once with the interactions it kept out', () => {
+  const run = `plan-run-unverified-${process.pid}-${Date.now()}`;
+  expect(
+    unverifiedInteractions(run, () => undefined),
+    'a run with no outcome written has nothing unverified',
+  ).toBe(0);
+  writeOutcome({ pact: 'app → store-commerce-api', description: 'a list', status: 'passed' }, run);
+  expect(
+    unverifiedInteractions(run, () => undefined),
+    'every interaction verified',
+  ).toBe(0);
+  const write = 'the interaction sends POST /products, which can write to the live store API: set STORE_ALLOW_WRITES=1 to verify it';
+  writeOutcome({ pact: 'app → store-commerce-api', description: 'a create', status: 'skipped', reason: write }, run);
+  writeOutcome({ pact: 'app → store-commerce-api', description: 'an update', status: 'skipped', reason: write }, run);
+  writeOutcome(
+    {
+      pact: 'app → store-commerce-api',
+      description: 'a delivery',
+      status: 'skipped',
+      reason: `${MESSAGE_NOT_VERIFIED}: on replay no delivery can be observed`,
+    },
+    run,
+  );
+  const lines: string[] = [];
+  expect(unverifiedInteractions(run, (line) => lines.push(line))).toBe(1);
+  expect(lines).toEqual([
+    `pact:verify: 2 interaction(s) not verified ("a create", "an update"): ${write}`,
+    `pact:verify: 1 interaction(s) not verified ("a delivery"): a message interaction: on replay no delivery can be observed`,
+    "pact:verify: the run does not pass without them: 3 of the pacts' interactions were not verified.",
+  ]);
 });
