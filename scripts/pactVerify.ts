@@ -325,7 +325,7 @@ export function unverifiedInteractions(run: string, print: (line: string) => voi
   }
   for (const [reason, outcomes] of byReason)
     print(`${prefix()}: ${outcomes.length} interaction(s) not verified (${outcomes.map((o) => `"${o.description}"`).join(', ')}): ${reason}`);
-  print(`${prefix()}: the run does not pass without them: ${skipped.length} of the pacts' interactions were not verified.`);
+  print(`${prefix()}: the run does not pass without them (not verified: ${skipped.length} of the pacts' interactions).`);
   return 1;
 }
 

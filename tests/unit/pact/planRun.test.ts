@@ -93,6 +93,6 @@ test('an interaction not verified fails the run (exit 1), each reason said once 
   expect(lines).toEqual([
     `pact:verify: 2 interaction(s) not verified ("a create", "an update"): ${write}`,
     `pact:verify: 1 interaction(s) not verified ("a delivery"): a message interaction: on replay no delivery can be observed`,
-    "pact:verify: the run does not pass without them: 3 of the pacts' interactions were not verified.",
+    "pact:verify: the run does not pass without them (not verified: 3 of the pacts' interactions).",
   ]);
 });
