@@ -325,8 +325,10 @@ const set: BreakSet = {
       'ho-bad-token-403': {
         allows:
           'A missing or wrong token answers 403 {"code":403,"message":"Forbidden","description":"Invalid access token"}: "Responses for ... failed or insufficient authorization: not shown."',
-        onResponse(res) {
-          if (res.status !== 401) return res;
+        // The API's access token (/v1/…): the token endpoint's own refusals are OAuth 2's (RFC 6749 5.2: invalid_client
+        // is 400 or 401), which the spec adopts, so a 403 there is a break, not what this deviation allows.
+        onResponse(res, req) {
+          if (res.status !== 401 || !pathOnly(req.path).startsWith('/v1/')) return res;
           return { ...res, status: 403, body: JSON.stringify({ code: 403, message: 'Forbidden', description: 'Invalid access token' }) };
         },
       },
