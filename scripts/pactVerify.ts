@@ -27,6 +27,7 @@ import {
   apiOfProvider,
   outsidePact,
   pactFilesIn,
+  outputLogPath,
   PactSourceError,
   planPath,
   withUniqueTitles,
@@ -44,7 +45,7 @@ import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIde
 import { publishResults } from '../contracts/broker/publishResults.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
-import { callerDir, pactVerifyConsole, processEnv, recordingsDir, reportPath, runName } from '../src/config/env.ts';
+import { callerDir, pactVerifyConsole, processEnv, recordingsDir, runName } from '../src/config/env.ts';
 import { harnessConfig, type HarnessConfig } from '../src/config/harnessConfig.ts';
 import { writeRecordedTarget } from '../src/recording/recordedTarget.ts';
 import { leakScan } from '../src/recording/leakScan.ts';
@@ -265,7 +266,7 @@ async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: 
     if (!(await statesLoad(args))) return USAGE_EXIT_CODE;
     return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
   }
-  const log = reportPath('pact-verify', run, 'output.log');
+  const log = outputLogPath(run);
   mkdirSync(dirname(log), { recursive: true });
   const output = createWriteStream(log);
   // Pact's proxy calls util._extend on every request (DEP0060): not the team's to see.

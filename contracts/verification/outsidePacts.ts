@@ -87,6 +87,11 @@ export function planPath(run = runName() ?? 'default'): string {
   return resolve(reportPath('pact-verify', run, 'plan.json'));
 }
 
+/** Where Pact's own output goes: the report of every interaction, as its Verifier prints it. */
+export function outputLogPath(run: string): string {
+  return reportPath('pact-verify', run, 'output.log');
+}
+
 export function writePlan(plan: VerificationPlan, run?: string): string {
   const path = planPath(run);
   mkdirSync(dirname(path), { recursive: true });

@@ -6,7 +6,7 @@
  * console (pactVerifyConsole.ts), JUnit XML, Allure results, the outcomes a broker is sent, and the live budget line.
  */
 import { basename, join } from 'node:path';
-import { pactVerifyConsole, reportPath } from '../../src/config/env.ts';
+import { reportPath } from '../../src/config/env.ts';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { slug } from '../../src/recording/cassette.ts';
 import { PactVerifyConsole } from '../../src/reporters/pactVerifyConsole.ts';
@@ -14,18 +14,12 @@ import { allureMetaFor } from '../../src/reporting/allureMeta.ts';
 import { AllureVerdicts } from '../../src/reporting/allureVerdicts.ts';
 import { writeJunitXml, type JunitCase } from '../../src/reporting/junitXml.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
-import { liveRequestsOf, NO_REQUESTS } from '../../src/testing/liveRequestCount.ts';
+import { budgetSummary, liveRequestsOf, NO_REQUESTS } from '../../src/testing/liveRequestCount.ts';
 import { writeOutcome } from '../broker/verificationResults.ts';
-import { apiTarget } from './apiTargets.ts';
-import type { OutsidePact, VerificationPlan } from './outsidePacts.ts';
+import { outsideDeclarations } from './outsideDeclared.ts';
+import { outputLogPath, type OutsidePact, type VerificationPlan } from './outsidePacts.ts';
 import { readPact } from './pactFile.ts';
-import { loadTeamStates, withTeamStates, type TeamStates } from './teamStates.ts';
 import { descriptions, verifyListed, type Declared, type VerificationRecord } from './verifyListed.ts';
-
-/** Where Pact's own output goes: the report of every interaction, as its Verifier prints it. */
-export function outputLogPath(run: string): string {
-  return reportPath('pact-verify', run, 'output.log');
-}
 
 /** One interaction's record: what verifyListed writes, kept for the reports. */
 class InteractionRecord implements VerificationRecord {
@@ -48,13 +42,6 @@ class InteractionRecord implements VerificationRecord {
   annotation(type: string): string | undefined {
     return this.annotations.find((a) => a.type === type)?.description;
   }
-}
-
-/** How the packaged command records an outside consumer's interactions, for the message when a replay finds none. */
-function recordCommand(pact: OutsidePact): string {
-  return pactVerifyConsole()
-    ? `HARNESS_TARGET=record npx api-contract-harness pact-verify --pact ${pact.path} (into RECORDINGS_DIR, default ./recordings/api-contract-harness)`
-    : `HARNESS_TARGET=record npm run pact:verify -- --pact ${pact.path} (into RECORDINGS_DIR, default recordings/)`;
 }
 
 /** One interaction's verdict and what its verification recorded. */
@@ -80,30 +67,17 @@ export async function runPactPlan(
   options: { twinsReady: Promise<unknown>; print?: (line: string) => void },
 ): Promise<number> {
   const reports = new PlanReports(run, options.print);
-  let team: Promise<TeamStates> | undefined;
-  const teamStates = () => (team ??= plan.statesFile ? loadTeamStates(plan.statesFile) : Promise.resolve({}));
+  const declare = outsideDeclarations(plan);
   // Listed first, as the files are now: the console says how many before the first verdict.
-  const listed = plan.pacts.map((pact) => {
-    const names = { consumer: pact.consumer, provider: pact.provider, dir: '.', path: pact.path };
-    return { pact, names, descriptions: descriptions(readPact(names)) };
-  });
+  const listed = plan.pacts.map((pact) => ({ pact, declared: declare(pact) }));
+  const interactions = listed.map(({ declared }) => descriptions(readPact(declared.names)));
   await options.twinsReady;
   reports.begin(
-    listed.reduce((sum, p) => sum + p.descriptions.length, 0),
+    interactions.reduce((sum, of) => sum + of.length, 0),
     listed.length,
   );
-  for (const { pact, names, descriptions: interactions } of listed) {
-    const declared: Declared = {
-      names,
-      api: pact.api,
-      target: async () => {
-        const target = apiTarget(pact.api);
-        return 'skip' in target ? target : withTeamStates(target, pact.api, await teamStates());
-      },
-      // An outside consumer's recordings are its own: recordings/<api>/outside/<consumer>/<interaction>.
-      options: { title: pact.title, suite: `outside/${slug(pact.consumer)}`, recordWith: recordCommand(pact), wholeFile: false },
-    };
-    for (const description of interactions) reports.add(await verifyOne(declared, pact, description, run));
+  for (const [n, { pact, declared }] of listed.entries()) {
+    for (const description of interactions[n]!) reports.add(await verifyOne(declared, pact, description, run));
   }
   return reports.end();
 }
@@ -175,15 +149,12 @@ class PlanReports {
   }
 }
 
-/** On live and record: what the Verifier's requests cost (as the suites' budget reporter prints it); true when over the budget. */
+/** On live and record: what the Verifier's requests cost, as every live run ends; true when over the budget. */
 function budgetLine(spent: { store: number; media: number; refused: number }): boolean {
   const guard = liveRequestGuard();
   if (!guard) return false;
-  const used = spent.store + spent.media;
-  console.error(`live request budget: ${used} of ${guard.budget} requests used (store ${spent.store}, media ${spent.media})`);
-  if (used <= guard.budget && spent.refused === 0) return false;
-  console.error(
-    `live request budget exceeded: ${used > guard.budget ? `over by ${used - guard.budget}` : `${spent.refused} request(s) refused once it was spent`}. Fix: verify fewer interactions per run, or raise LIVE_REQUEST_BUDGET.`,
-  );
-  return true;
+  const { line, over } = budgetSummary(spent, guard.budget);
+  console.error(line);
+  if (over) console.error(`live request budget exceeded: ${over}. Fix: verify fewer interactions per run, or raise LIVE_REQUEST_BUDGET.`);
+  return over !== undefined;
 }

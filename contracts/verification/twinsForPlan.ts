@@ -1,15 +1,14 @@
 /**
- * The twins an in-process verification (runPactPlan.ts) needs: none off the twin target; twins already listening
+ * The twins a light verification (runPactPlan.ts) needs, started by pact-verify beside it: none off the twin target; twins already listening
  * on the configured ports (`npx api-contract-harness twins` in another step of the team's CI) are used as they
- * are; otherwise both start in this process, on those ports, as the suites' own run starts them (a virtual media
+ * are; otherwise both start in pact-verify's process, on those ports, as the suites' own run starts them (a virtual media
  * clock), and stop when the run ends.
  */
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import type { PactApi } from './apiTargets.ts';
 
+/** The twins a run has: `close` stops those it started, and leaves running ones alone. */
 export interface PlanTwins {
-  /** What was done, for the output log. */
-  readonly note?: string;
   close(): Promise<void>;
 }
 
@@ -41,7 +40,7 @@ export async function ensureTwins(apis: readonly PactApi[]): Promise<PlanTwins> 
   });
   if (needed.length === 0) return NOTHING;
   const listening = await Promise.all(needed.map((config) => answers(config.twinUrl)));
-  if (listening.every(Boolean)) return { note: `the twins already running at ${needed.map((c) => c.twinUrl).join(' and ')}`, close: NOTHING.close };
+  if (listening.every(Boolean)) return NOTHING;
   // Both start together: one already running beside a port that answers nothing would leave half a target.
   const running = needed.filter((_, i) => listening[i]);
   if (running.length > 0)
@@ -61,8 +60,9 @@ export async function ensureTwins(apis: readonly PactApi[]): Promise<PlanTwins> 
     });
   } catch (error) {
     if (!(error instanceof TwinsStartError)) throw error;
-    const variable = error.twin === 'store' ? 'STORE_TWIN_PORT' : 'KITSU_TWIN_PORT';
-    throw new TwinsUnavailableError(`${error.message}. Fix: free the port, or set ${variable} to a free one.`, { cause: error });
+    throw new TwinsUnavailableError(`the ${error.twin} twin: ${error.describe('127.0.0.1', { store: 'STORE_TWIN_PORT', media: 'KITSU_TWIN_PORT' })}`, {
+      cause: error,
+    });
   }
-  return { note: `the twins started for this run at ${twins.store.url} and ${twins.media.url}`, close: () => twins.close() };
+  return { close: () => twins.close() };
 }

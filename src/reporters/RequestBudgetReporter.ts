@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { harnessConfig } from '../config/harnessConfig.ts';
-import { liveRequestsOf, NO_REQUESTS, type LiveRequestCount } from '../testing/liveRequestCount.ts';
+import { budgetSummary, liveRequestsOf, NO_REQUESTS, type LiveRequestCount } from '../testing/liveRequestCount.ts';
 import { LEDGER_VARIABLE } from '../testing/LiveRequestGuard.ts';
 import { processEnv } from '../config/env.ts';
 
@@ -88,18 +88,15 @@ export default class RequestBudgetReporter implements Reporter {
     const budget = this.#budget;
     if (budget === undefined) return undefined;
     if (this.#ledgerDir) rmSync(this.#ledgerDir, { recursive: true, force: true });
-    const { store, media, properties, refused } = this.#total;
-    const used = store + media + properties;
-    const parts = [`store ${store}`, `media ${media}`, ...(properties > 0 ? [`properties ${properties}`] : [])];
-    this.#log(`live request budget: ${used} of ${budget} requests used (${parts.join(', ')})`);
+    const { line, over } = budgetSummary(this.#total, budget);
+    this.#log(line);
     if (this.#uncounted.size > 0) {
       const projects = [...this.#uncounted].map(([project, n]) => `${project} ${n}`).join(', ');
       this.#log(
         `  not counted: tests that ran with no count of their own (${projects}); requests sent other than through the store and media fixtures' clients and Pact's Verifier are not in the figure above`,
       );
     }
-    if (used <= budget && refused === 0) return undefined;
-    const why = used > budget ? `over by ${used - budget}` : `${refused} request(s) refused once it was spent`;
+    if (!over) return undefined;
     const heaviest = [...this.#byTest]
       .filter(([, n]) => n > 0)
       .sort((a, b) => b[1] - a[1])
@@ -107,7 +104,7 @@ export default class RequestBudgetReporter implements Reporter {
       .map(([title, n]) => `  ${String(n).padStart(6)}  ${title}`);
     this.#log(
       [
-        `live request budget exceeded: ${why}. The tests that used the most:`,
+        `live request budget exceeded: ${over}. The tests that used the most:`,
         ...heaviest,
         'Fix: make these tests send fewer requests, or raise LIVE_REQUEST_BUDGET if the run really needs more.',
       ].join('\n'),

@@ -32,3 +32,13 @@ export function liveRequestsOf(annotations: readonly { type: string; description
   }
   return sum;
 }
+
+/** A run's spending against LIVE_REQUEST_BUDGET, as every live run ends: the line, and why it is over (undefined when not). */
+export function budgetSummary(spent: LiveRequestCount & { readonly properties?: number }, budget: number): { line: string; over?: string } {
+  const properties = spent.properties ?? 0;
+  const used = spent.store + spent.media + properties;
+  const parts = [`store ${spent.store}`, `media ${spent.media}`, ...(properties > 0 ? [`properties ${properties}`] : [])];
+  const line = `live request budget: ${used} of ${budget} requests used (${parts.join(', ')})`;
+  if (used <= budget && spent.refused === 0) return { line };
+  return { line, over: used > budget ? `over by ${used - budget}` : `${spent.refused} request(s) refused once it was spent` };
+}

@@ -11,6 +11,9 @@ import { DEFAULT_KITSU_TWIN_PORT, DEFAULT_STORE_TWIN_PORT } from '../config/harn
 import { isStorePlan, STORE_PLANS, type StorePlan } from '../rules/storeContract.ts';
 import { MEDIA_OAUTH_CLIENT_ID, startTwins, TwinsStartError, type Twins } from './startTwins.ts';
 
+/** How a person running the twins moves each one's port. */
+const PORT_SETTINGS = { store: '--store-port (or STORE_TWIN_PORT)', media: '--media-port (or KITSU_TWIN_PORT)' } as const;
+
 export const TWINS_USAGE = `Usage: twins [--host <address>] [--store-port <n>] [--media-port <n>]
 
   --host <address>    where both twins listen (default 127.0.0.1; 0.0.0.0 to serve other containers)
@@ -71,14 +74,6 @@ export function readTwinSettings(argv: readonly string[]): TwinSettings {
   return { host: flags.get('--host') ?? '127.0.0.1', storePort, mediaPort, storePlan: plan, mediaClock };
 }
 
-function describeStartFailure(error: TwinsStartError, host: string): string {
-  const flag = error.twin === 'store' ? '--store-port (or STORE_TWIN_PORT)' : '--media-port (or KITSU_TWIN_PORT)';
-  if (error.code === 'EADDRINUSE') return `port ${error.port} on ${host} is already in use. Stop what is using it, or give ${flag} a free port.`;
-  if (error.code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine. Give --host an address it has (127.0.0.1, 0.0.0.0).`;
-  if (error.code === 'EACCES') return `no permission to listen on port ${error.port}. Give ${flag} a port above 1023.`;
-  return error.message;
-}
-
 /** What a person needs to reach the twins: the seeded stores, users and app, and the control APIs. */
 function describeTwins(twins: Twins, { storePlan, mediaClock }: TwinSettings): string[] {
   const { store, media } = twins;
@@ -127,7 +122,7 @@ export async function runTwins(argv: readonly string[]): Promise<void> {
     });
   } catch (error) {
     if (!(error instanceof TwinsStartError)) throw error;
-    console.error(`[twins] ${error.twin === 'store' ? 'Store Commerce API' : 'Media Tracking API'} twin: ${describeStartFailure(error, settings.host)}`);
+    console.error(`[twins] ${error.twin === 'store' ? 'Store Commerce API' : 'Media Tracking API'} twin: ${error.describe(settings.host, PORT_SETTINGS)}`);
     process.exitCode = 1;
     return;
   }

@@ -86,6 +86,15 @@ export class TwinsStartError extends Error {
   get code(): string | undefined {
     return (this.cause as NodeJS.ErrnoException | undefined)?.code;
   }
+
+  /** What went wrong and the fix, in words; `moveWith` names how the caller sets each twin's port (a flag, a variable). */
+  describe(host: string, moveWith: Readonly<Record<'store' | 'media', string>>): string {
+    const setting = moveWith[this.twin];
+    if (this.code === 'EADDRINUSE') return `port ${this.port} on ${host} is already in use. Stop what is using it, or give ${setting} a free port.`;
+    if (this.code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine. Give --host an address it has (127.0.0.1, 0.0.0.0).`;
+    if (this.code === 'EACCES') return `no permission to listen on port ${this.port}. Give ${setting} a port above 1023.`;
+    return this.message;
+  }
 }
 
 export async function startTwins(options: StartTwinsOptions = {}): Promise<Twins> {

@@ -1,13 +1,11 @@
 import { OAuthError } from '../../src/clients/media/errors.ts';
 import type { OAuthGrant } from '../../src/clients/media/types.ts';
+import { refusalStatuses, RFC6749_ERRORS } from '../../src/rules/oauth2.ts';
 import type { Rule } from '../../src/rules/Rule.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { expect, test, verifies } from '../fixtures/mediaFixtures.ts';
 
 // The token endpoint's refusals, by OAuth 2 (RFC 6749 5.2): the spec says the service uses it.
-
-/** RFC 6749 5.2's error codes. */
-const RFC6749_ERRORS = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];
 
 /** The refusal of `grant` as the client met it; a token given for it fails the rule. */
 async function refusalOf(grant: OAuthGrant, what: string, client: { token(grant: OAuthGrant): Promise<unknown> }, rule: Rule): Promise<OAuthError> {
@@ -28,8 +26,7 @@ test(
     ];
     for (const [what, grant] of cases) {
       const refused = await refusalOf(grant, what, media.client(), rule);
-      // RFC 6749 5.2: 400, but a failed client authentication (invalid_client) may answer 401.
-      const allowed = refused.error === 'invalid_client' ? [400, 401] : [400];
+      const allowed = refusalStatuses(refused.error);
       expect(allowed, says(rule, `${what} answered ${refused.status} ${refused.error ?? '(no error member)'}, not ${allowed.join(' or ')}`)).toContain(
         refused.status,
       );

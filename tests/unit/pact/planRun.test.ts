@@ -57,8 +57,8 @@ test('a twin port held by another program: exit 2 naming the port and the variab
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((exited) => child.on('close', exited));
     expect(code, output).toBe(2);
-    expect(output).toContain(`the store twin could not start on port ${port}`);
-    expect(output).toContain('set STORE_TWIN_PORT to a free one');
+    expect(output).toContain(`the store twin: port ${port} on 127.0.0.1 is already in use`);
+    expect(output).toContain('give STORE_TWIN_PORT a free port');
     expect(output).not.toMatch(/verified, \d+ failed|at .*\.ts:\d+/);
   } finally {
     squatter.close();
