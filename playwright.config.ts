@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { harnessConfig } from './src/config/harnessConfig.ts';
 import { liveRateBudget, liveRateToleranceMs, readPropertyEnv } from './src/config/propertyEnv.ts';
@@ -17,6 +18,7 @@ import {
   verifiedRules as verifiedRulesOf,
   verifyConsole as verifyConsoleOn,
   pactVerifyConsole,
+  RUN_ID_VARIABLE,
 } from './src/config/env.ts';
 
 setProcessVariable('PACT_DO_NOT_TRACK', 'true');
@@ -71,6 +73,8 @@ async function allureEnvironment(): Promise<Record<string, string>> {
 // Reporters run in the main process only. Workers load this file too, a new one after every failed test: they need not
 // ask git, read the results, nor load Allure's reporter SDK (tens of milliseconds a worker).
 const inWorker = inPlaywrightWorker();
+// One id per run, inherited by its workers: a schema breach is red once per run (suites/fixtures/schemaBreachFailure.ts).
+if (!inWorker) setProcessVariable(RUN_ID_VARIABLE, randomUUID());
 const environment = inWorker ? {} : await allureEnvironment();
 const reporters: ReporterDescription[] = [
   ...(ownConsole ? [] : [[onCI() ? 'dot' : 'list'] as ReporterDescription]),

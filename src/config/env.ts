@@ -70,6 +70,13 @@ export const committedPactsOnly = (env: Env = processEnv()): boolean => trimmed(
 /** HARNESS_BLOB_REPORT=1: a shard of a CI matrix writes a blob report for the merge job. */
 export const blobReport = (env: Env = processEnv()): boolean => env.HARNESS_BLOB_REPORT === '1';
 
+/**
+ * HARNESS_RUN_ID: one id per Playwright run, set by the config in the main process and inherited by the workers, so
+ * what a run keeps in its output folder (a schema breach's first test) is never read by another run.
+ */
+export const RUN_ID_VARIABLE = 'HARNESS_RUN_ID';
+export const runId = (env: Env = processEnv()): string => trimmed(env, RUN_ID_VARIABLE) ?? 'run';
+
 /** TEST_WORKER_INDEX: set by Playwright in its workers; the config skips what only the main process needs. */
 export const inPlaywrightWorker = (env: Env = processEnv()): boolean => env.TEST_WORKER_INDEX !== undefined;
 

@@ -1,6 +1,6 @@
 /**
- * Checks every answer a test saw against the schema of its route: one line per
- * breach. Each API says where its paths start and which schema a route has.
+ * Checks every answer a test saw against the schema of its route: one breach per
+ * answer that breaks it. Each API says where its paths start and which schema a route has.
  */
 import type { Exchange } from '../http/Exchange.ts';
 import { formatIssues, validate, type SchemaIssue } from './validate.ts';
@@ -20,8 +20,8 @@ export interface SchemaBreach {
   readonly text: string;
 }
 
-export function schemaBreaches(exchanges: readonly Pick<Exchange, 'request' | 'response'>[], routes: RouteSchemas): string[] {
-  return exchanges.flatMap((exchange) => schemaBreachOf(exchange, routes)?.text ?? []);
+export function schemaBreaches(exchanges: readonly Pick<Exchange, 'request' | 'response'>[], routes: RouteSchemas): SchemaBreach[] {
+  return exchanges.flatMap((exchange) => schemaBreachOf(exchange, routes) ?? []);
 }
 
 /** The breach of one answer, or undefined when it satisfies its schema (or has none to satisfy). */

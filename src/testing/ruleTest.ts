@@ -106,6 +106,16 @@ export function ruleIdsOf(annotations: readonly { type: string; description?: st
   return annotations.filter((a) => a.type === 'rule' && a.description).map((a) => a.description!);
 }
 
+const RULE_ID = /^[a-z]+(\.[a-z0-9-]+){2,}$/;
+
+/** The rule ids of a test: its `rule` annotations, else the rule id its title starts with (`store.x.y: ...`). */
+export function rulesOfTest(title: string, annotations: readonly { type: string; description?: string }[]): string[] {
+  const annotated = [...new Set(ruleIdsOf(annotations))];
+  if (annotated.length > 0) return annotated;
+  const prefix = title.split(':')[0]!.trim();
+  return RULE_ID.test(prefix) ? [prefix] : [];
+}
+
 /** Why a rule that needs the twin's control API is not checked elsewhere. */
 function needsTwinReason(rule: Rule): string {
   return `${rule.id} needs the twin's control API (clock, suspension, faults or a webhook receiver), which a live service does not offer.`;

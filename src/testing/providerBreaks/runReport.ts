@@ -8,7 +8,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
-import { OBSERVATION, ruleIdsOf } from '../ruleTest.ts';
+import { OBSERVATION, rulesOfTest } from '../ruleTest.ts';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -39,8 +39,6 @@ export interface RunReport {
 
 /** How a run went: its report, or why it cannot be read as a verdict. */
 export type RunResult = { readonly ok: true; readonly report: RunReport } | { readonly ok: false; readonly error: string };
-
-const RULE_ID = /^[a-z]+(\.[a-z0-9-]+){2,}$/;
 
 const MAX_SUMMARY = 400;
 
@@ -103,14 +101,6 @@ interface JsonSuite {
   file?: string;
   suites?: JsonSuite[];
   specs?: JsonSpec[];
-}
-
-/** The rule ids of a test: its `rule` annotations, else the rule id its title starts with (`store.x.y: ...`). */
-export function rulesOfTest(title: string, annotations: readonly { type: string; description?: string }[]): string[] {
-  const annotated = [...new Set(ruleIdsOf(annotations))];
-  if (annotated.length > 0) return annotated;
-  const prefix = title.split(':')[0]!.trim();
-  return RULE_ID.test(prefix) ? [prefix] : [];
 }
 
 /** Reads a Playwright JSON report (the `json` reporter's output); throws when it is not one. */

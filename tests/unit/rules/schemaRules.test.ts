@@ -7,8 +7,7 @@
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { CATALOGUES, findRule } from '../../../src/rules/catalogues.ts';
 import { schemaRegistry } from '../../../src/schemas/schemaRegistry.ts';
-
-const RULES_LINE = /^Rules: ([a-z0-9.-]+(?:, [a-z0-9.-]+)*)\. /;
+import { RULES_LINE } from '../../../src/schemas/schemaRules.ts';
 
 test('every schema description opens with "Rules: " and rules of its own API that the catalogue has', () => {
   const names = schemaRegistry().names;
