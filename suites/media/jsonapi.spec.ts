@@ -29,6 +29,9 @@ test(
     const collection = jsonApiOf(list, rule);
     expect(Array.isArray(collection.data), says(rule, 'a collection document holds an array in data')).toBe(true);
     expectSchema(collection, 'media/collection', rule);
+    // An array even when it holds one resource: a collection is never its one member.
+    const ofOne = jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 1 } }), rule);
+    expect(Array.isArray(ofOne.data), says(rule, 'a collection of one resource holds an array in data')).toBe(true);
     const one = await media.anonymous.send({ method: 'GET', path: `/anime/${resourcesOf(collection)[0]!.id}` });
     const single = jsonApiOf(one, rule);
     expect(
@@ -185,7 +188,10 @@ test(
     const byId = resourcesOf(jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'filter[id]': ids.join(',') } }), rule));
     expect(byId.map((r) => r.id).sort(), says(rule, 'filter[id]=a,b returns exactly those')).toEqual([...ids].sort());
     const slug = first[0]!.attributes!.slug as string;
-    const bySlug = resourcesOf(jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'filter[slug]': slug } }), rule));
+    const bySlugDoc = jsonApiOf(await media.anonymous.send({ method: 'GET', path: '/anime', query: { 'filter[slug]': slug } }), rule);
+    // A filter narrows a collection and leaves it one: its one match is in an array.
+    expect(Array.isArray(bySlugDoc.data), says(rule, 'filter[slug] answers a collection (data an array)')).toBe(true);
+    const bySlug = resourcesOf(bySlugDoc);
     expect(
       bySlug.map((r) => r.id),
       says(rule, 'filter[slug] finds the anime'),

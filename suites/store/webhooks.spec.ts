@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
-import { expectSchema, expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
+import { expectSchema, expectStatus, jsonOf, WRITE_SUCCESS } from '../fixtures/storeChecks.ts';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../../src/testing/webhookReceiver.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
@@ -56,13 +56,13 @@ test(
   ...verifies('store.webhooks.app-events-registrable', 'app/suspended and app/resumed: registered, read back, deleted', async ({ store, rule }) => {
     for (const event of STORE_CONTRACT.appEvents) {
       const res = await store.send({ method: 'POST', path: '/webhooks', json: { event, url: 'https://example.com/harness-hooks' } });
-      expectStatus(res, 201, rule);
+      expectStatus(res, WRITE_SUCCESS, rule);
       const { id } = jsonOf(res, rule) as { id: number };
       // Not tracked: deleted here; if a check fails first, the fixture deletes what was created and not deleted.
       const read = await store.send({ method: 'GET', path: `/webhooks/${id}` });
       expectStatus(read, 200, rule);
       expect((jsonOf(read, rule) as { event?: unknown }).event, says(rule, `the registration reads back as ${event}`)).toBe(event);
-      expectStatus(await store.send({ method: 'DELETE', path: `/webhooks/${id}` }), 200, rule);
+      expectStatus(await store.send({ method: 'DELETE', path: `/webhooks/${id}` }), WRITE_SUCCESS, rule);
     }
   }),
 );
