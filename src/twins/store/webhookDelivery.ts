@@ -77,8 +77,6 @@ export interface PostOptions {
   readonly timeoutMs?: number;
   /** Aborts the attempt (the twin closing). */
   readonly signal?: AbortSignal;
-  /** Ends the attempt as out of time when it aborts: a virtual clock reaching the limit. The real time limit holds as well. */
-  readonly limit?: AbortSignal;
 }
 
 /**
@@ -91,8 +89,7 @@ export async function postDelivery(url: string | URL, body: string, headers: Rec
   const elapsed = () => Math.round(performance.now() - started);
   // A dispatcher of its own, closed after the attempt: no socket outlives it, in the twin or in a team's test process.
   const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  const realLimit = AbortSignal.timeout(timeoutMs);
-  const limit = options.limit ? AbortSignal.any([options.limit, realLimit]) : realLimit;
+  const limit = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, limit]) : limit;
   try {
     const answer = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal });

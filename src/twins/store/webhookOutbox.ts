@@ -22,7 +22,6 @@ export interface DeliveryAttempt {
   readonly status: number | null;
   /** Why there is no 2xx: no answer in time, a refused connection, an answer that is not HTTP, a non-2xx status, or a skipped slot. */
   readonly error: string | null;
-  /** How long it took; an attempt a virtual clock ended took the time limit, on that clock. */
   readonly durationMs: number | null;
   /** The receiver's answer (headers and the first 2,000 characters of its body), when it answered. */
   readonly answer?: { readonly headers: Readonly<Record<string, string>>; readonly body: string };
@@ -72,8 +71,7 @@ export interface OutboxOptions {
  * the event happens; a receiver that answers non-2xx, refuses the connection or does not answer in time is tried
  * again on RETRY_SCHEDULE_MS until 48 h after the event (store.webhooks.retry-schedule, store.webhooks.retry-window).
  * On a virtual clock nothing waits: `runDue` makes every attempt the clock has reached, each stamped with its due
- * time, and ends an unanswered one once the clock has passed its time limit (the wall's limit holds too, for a clock
- * nobody moves); on a real clock a timer does. While the store is suspended a due slot is skipped, not held
+ * time; on a real clock a timer does. While the store is suspended a due slot is skipped, not held
  * (store.webhooks.not-called-while-suspended; docs/webhooks.md). A failing receiver never reaches the caller.
  */
 export class WebhookOutbox {
@@ -81,8 +79,6 @@ export class WebhookOutbox {
   /** The next slot of each pending record's schedule. */
   readonly #slots = new Map<DeliveryRecord, number>();
   readonly #inFlight = new Map<DeliveryRecord, Promise<void>>();
-  /** On a virtual clock, when the store's clock ends each attempt under way (store.webhooks.answer-time-limit). */
-  readonly #limits = new Map<DeliveryRecord, { readonly endsAt: number; readonly end: AbortController }>();
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #options: OutboxOptions;
   readonly #timeoutMs: number;
@@ -142,8 +138,6 @@ export class WebhookOutbox {
   async runDue(): Promise<void> {
     for (;;) {
       const now = this.#options.clock.now();
-      // store.webhooks.answer-time-limit: an attempt the clock has carried past its limit is over, whatever the wall says.
-      for (const { endsAt, end } of this.#limits.values()) if (endsAt <= now) end.abort();
       for (const record of this.#records) {
         if (record.state === 'pending' && record.nextAttemptAt !== null && record.nextAttemptAt <= now) this.#start(record);
       }
@@ -183,29 +177,9 @@ export class WebhookOutbox {
       });
       return;
     }
-    // On a virtual clock the time limit runs on the store's clock too, so a test moves time instead of waiting 5 s.
-    const clock = this.#options.clock;
-    const end = clock instanceof VirtualClock ? new AbortController() : undefined;
-    if (end) this.#limits.set(record, { endsAt: clock.now() + this.#timeoutMs, end });
-    let outcome: AttemptOutcome;
-    try {
-      outcome = await postDelivery(
-        record.url,
-        record.body,
-        { ...record.headers },
-        { signal: this.#options.signal, timeoutMs: this.#timeoutMs, limit: end?.signal },
-      );
-    } finally {
-      this.#limits.delete(record);
-    }
+    const outcome = await postDelivery(record.url, record.body, { ...record.headers }, { signal: this.#options.signal, timeoutMs: this.#timeoutMs });
     if (this.#options.signal.aborted) return;
-    const attempt = attemptOf(slot, dueAt, outcome);
-    // Ended by the store's clock: it lasted the limit, on that clock.
-    this.#settle(
-      record,
-      slot,
-      end?.signal.aborted && outcome.kind === 'failed' && outcome.code === 'TIMEOUT' ? { ...attempt, durationMs: this.#timeoutMs } : attempt,
-    );
+    this.#settle(record, slot, attemptOf(slot, dueAt, outcome));
   }
 
   /** Records an attempt and moves the delivery on: delivered, the next slot, or given up after the last. */

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '../../../../src/testing/harnessTest.ts';
@@ -230,60 +230,18 @@ test('store.webhooks.every-event-kind: every listed kind and any order kind regi
   }
 });
 
-test("store.webhooks.answer-time-limit on a virtual clock: the store's clock ends an unanswered attempt at 5 s, not before, and it is retried", async () => {
+test('store.webhooks.answer-time-limit: a receiver that does not answer in time is a failed attempt, retried', async () => {
   const clock = new VirtualClock(Date.UTC(2026, 0, 1));
   const closing = new AbortController();
-  // A receiver that answers when the test says: each request waits in `held`.
-  const held: ServerResponse[] = [];
-  const arrivals: (() => void)[] = [];
-  const slow = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      held.push(res);
-      arrivals.shift()?.();
-    });
-  });
-  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`;
-  const arrived = (count: number) => (held.length >= count ? Promise.resolve() : new Promise<void>((resolve) => arrivals.push(resolve)));
-  const outbox = new WebhookOutbox({ signal: closing.signal, clock });
-  try {
-    // Answered 1 ms before the limit: delivered, however long that took on the wall.
-    outbox.enqueue({ event: 'product/created', url, body: '{"store_id":1,"event":"product/created","id":2}', secret: 's' });
-    await arrived(1);
-    clock.advance(4_999);
-    const beforeTheLimit = outbox.runDue();
-    held[0]!.end('ok');
-    await beforeTheLimit;
-    expect(outbox.list()[0]!.state, 'an answer before the limit').toBe('delivered');
-    // Unanswered when the clock reaches 5 s: failed, and due again at the next slot.
-    outbox.enqueue({ event: 'product/updated', url, body: '{"store_id":1,"event":"product/updated","id":2}', secret: 's' });
-    await arrived(2);
-    clock.advance(5_000);
-    await outbox.runDue();
-    const delivery = outbox.list()[1]!;
-    expect(delivery.attempts[0]!.error).toMatch(/^TIMEOUT: no answer within 5000 ms/);
-    expect(delivery.attempts[0]!.durationMs, "the limit, on the store's clock").toBe(5_000);
-    expect(delivery.state).toBe('pending');
-    expect(delivery.nextAttemptAt! - delivery.eventAt).toBe(RETRY_SCHEDULE_MS[1]);
-  } finally {
-    closing.abort();
-    slow.closeAllConnections();
-    await new Promise<void>((resolve) => slow.close(() => resolve()));
-  }
-});
-
-test('store.webhooks.answer-time-limit on a real clock: an attempt unanswered within the limit fails as a timeout', async () => {
-  const closing = new AbortController();
   // The twin's limit is 5 s; the same outbox with a short one, so the test does not wait 5 s.
-  const outbox = new WebhookOutbox({ signal: closing.signal, clock: systemClock, timeoutMs: 200 });
+  const outbox = new WebhookOutbox({ signal: closing.signal, clock, timeoutMs: 200 });
   try {
     outbox.enqueue({ event: 'product/created', url: `${receiverUrl}/hang`, body: '{"store_id":1,"event":"product/created","id":2}', secret: 's' });
     await outbox.runDue();
     const [delivery] = outbox.list();
     expect(delivery!.state).toBe('pending');
     expect(delivery!.attempts[0]!.error).toMatch(/^TIMEOUT: no answer within 200 ms/);
-    expect(delivery!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(150);
+    expect(delivery!.nextAttemptAt! - delivery!.eventAt).toBe(RETRY_SCHEDULE_MS[1]);
   } finally {
     closing.abort();
   }
