@@ -3,6 +3,7 @@
  * test that meets it (suites/fixtures/schemaBreachFailure.ts); the rules a schema serves follow its `$ref`s
  * (src/schemas/schemaRules.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,15 @@ import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { schemaBreachOf, type SchemaBreach } from '../../../src/schemas/schemaBreaches.ts';
 import { CONTRACT_ROUTES } from '../../../src/schemas/contractRoutes.ts';
 import { rulesNamedBy, rulesServedBy } from '../../../src/schemas/schemaRules.ts';
-import { breachKey, folderClaims, judgeBreaches, seenNotes, type Claim } from '../../../suites/fixtures/schemaBreachFailure.ts';
+import {
+  breachKey,
+  failOnSchemaBreaches,
+  folderClaims,
+  judgeBreaches,
+  SCHEMA_BREACH_SEEN,
+  seenNotes,
+  type Claim,
+} from '../../../suites/fixtures/schemaBreachFailure.ts';
 
 /** The breach of a media answer at `path` (under /api/edge) with `status` and `body`. */
 function mediaBreach(path: string, status: number, body: unknown): SchemaBreach {
@@ -98,4 +107,31 @@ test('claims kept in a folder: the first claimant is told nothing, every later o
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// The fixtures' step itself, on this run's claims folder: the first test of other rules to meet a breach is red with
+// it, and a later one notes it, naming the first. Serial: the second reads what the first claimed.
+test.describe('failOnSchemaBreaches in a run', () => {
+  test.describe.configure({ mode: 'serial' });
+  // Unique to this run's claims, whatever ran before in it.
+  const breach: SchemaBreach = {
+    schema: 'media/error-document',
+    issues: [{ path: `/errors/x${randomUUID().replaceAll('-', '')}`, message: 'must be array', keyword: 'type', schemaPath: '#/properties/errors/type' }],
+    text: 'GET /api/edge/anime/0 (404) breaks media/error-document:\n/errors: must be array',
+  };
+
+  test('the first test to meet a breach is red with it, naming the rules of the schema', async () => {
+    const failure = await failOnSchemaBreaches(test.info(), [breach]).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(/^\[contract schemas\] 1 answer\(s\) seen in this test break the schema of their route:/);
+    expect(failure).toContain('media/error-document: media.errors.jsonapi-errors, media.jsonapi.document-structure');
+  });
+
+  test('a later test of other rules keeps its verdict and notes where the breach is red', async () => {
+    await failOnSchemaBreaches(test.info(), [breach]);
+    const notes = test.info().annotations.filter((a) => a.type === SCHEMA_BREACH_SEEN);
+    expect(notes.map((a) => a.description)).toEqual([expect.stringMatching(/red in .*the first test to meet a breach is red with it/)]);
+  });
 });
