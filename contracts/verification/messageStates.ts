@@ -13,83 +13,9 @@ import { systemClock } from '../../src/clock/Clock.ts';
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { twinStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
 import { startWebhookReceiver } from '../../src/testing/webhookReceiver.ts';
-import type { StateEntry } from './stateVocabulary.ts';
+import { MESSAGE_STATES } from './messageVocabulary.ts';
 
-/** The message states' templates: one per event the store twin delivers. */
-export const MESSAGE_STATES = {
-  productCreated: 'a product was created',
-  productUpdated: 'a product was updated',
-  productDeleted: 'a product was deleted',
-  categoryCreated: 'a category was created',
-  categoryUpdated: 'a category was updated',
-  categoryDeleted: 'a category was deleted',
-  storeSuspended: 'the store was suspended',
-  storeResumed: 'the store was resumed',
-} as const;
-
-const GIVEN_STORE = { storeId: 'given: the store that sent the delivery (its `store_id`)' };
-const LIVE = 'nothing: a live delivery goes to the URL the app registered, where the harness cannot see it';
-const ON_LIVE = 'always: message interactions are verified on the twins (not verified, and the run fails, on live and replay)';
-
-/** The message states as docs/provider-states.md shows them. */
-export const MESSAGE_VOCABULARY: readonly StateEntry[] = [
-  {
-    name: MESSAGE_STATES.productCreated,
-    params: { ...GIVEN_STORE, productId: "given: the product created (the delivery's `id`)" },
-    twin: 'a fresh store with a webhook for product/created; a product is created through the API, and the delivery the twin sends is the message',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.productUpdated,
-    params: { ...GIVEN_STORE, productId: 'given: the product updated' },
-    twin: 'a fresh store with a webhook for product/updated; a product of the seed is renamed through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.productDeleted,
-    params: { ...GIVEN_STORE, productId: 'given: the product deleted' },
-    twin: 'a fresh store with a webhook for product/deleted; a product of the seed is deleted through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.categoryCreated,
-    params: { ...GIVEN_STORE, categoryId: 'given: the category created' },
-    twin: 'a fresh store with a webhook for category/created; a category is created through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.categoryUpdated,
-    params: { ...GIVEN_STORE, categoryId: 'given: the category updated' },
-    twin: 'a fresh store with a webhook for category/updated; a category of the seed is renamed through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.categoryDeleted,
-    params: { ...GIVEN_STORE, categoryId: 'given: the category deleted' },
-    twin: 'a fresh store with a webhook for category/deleted; a category without subcategories is deleted through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.storeSuspended,
-    params: GIVEN_STORE,
-    twin: 'a fresh store with a webhook for app/suspended; the store is suspended through the control API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.storeResumed,
-    params: GIVEN_STORE,
-    twin: 'a fresh store with a webhook for app/resumed; the store is suspended, then resumed, through the control API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-];
+export { MESSAGE_STATES, MESSAGE_VOCABULARY } from './messageVocabulary.ts';
 
 /** One delivery as it reached the receiver: the raw body and the headers, names as the twin wrote them. */
 export interface Delivery {

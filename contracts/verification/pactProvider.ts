@@ -4,6 +4,7 @@
  * and target (contracts/<api>/providerStates.ts) is the only place states live.
  */
 import type { StateEntry } from './stateVocabulary.ts';
+import type { TeamMessageState } from './messageVocabulary.ts';
 
 /** What arranging a state gave: values for the pact's provider-state expressions, headers for the request, and how to undo it. */
 export interface Arranged {
@@ -40,6 +41,8 @@ export interface PactProvider {
    * what it returns is called once the Verifier is done (the live store's pacer then counts that request).
    */
   readonly beforeRequest?: () => Promise<(() => void) | void>;
+  /** A team's own names for the store's message states (its states file's `storeMessages`; verifyMessage.ts). */
+  readonly messageStates?: readonly TeamMessageState[];
 }
 
 /**

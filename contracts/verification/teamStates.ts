@@ -10,8 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { unavailable, type Arranged, type PactProvider, type Unavailable } from './pactProvider.ts';
 import { commandWords } from './commandWords.ts';
 import { matchState, UnknownProviderStateError, type StateEntry } from './stateVocabulary.ts';
+import { eventEntry, MESSAGE_VOCABULARY, type TeamMessageState } from './messageVocabulary.ts';
 
 export type StatesApi = 'store' | 'media';
+export type { TeamMessageState } from './messageVocabulary.ts';
 
 /** What a team's state is handed: the known states of this target, arranged on demand. */
 export interface StateContext {
@@ -27,7 +29,10 @@ export interface TeamState extends StateEntry {
   arrange(params: Record<string, unknown>, states: StateContext): Promise<Arranged | Unavailable> | Arranged | Unavailable;
 }
 
-export type TeamStates = Partial<Record<StatesApi, readonly TeamState[]>>;
+export type TeamStates = Partial<Record<StatesApi, readonly TeamState[]>> & {
+  /** The team's own names for the store's message states (its webhook deliveries): each names the event it is. */
+  readonly storeMessages?: readonly TeamMessageState[];
+};
 
 /** Identity, for the types: a team's states file exports `defineTeamStates({...})` as its default. */
 export function defineTeamStates(states: TeamStates): TeamStates {
@@ -62,23 +67,39 @@ export async function loadTeamStates(file: string): Promise<TeamStates> {
       ? 'has no default export'
       : Object.entries(states).find(
           ([api, list]) =>
-            !['store', 'media'].includes(api) ||
+            !['store', 'media', 'storeMessages'].includes(api) ||
             !Array.isArray(list) ||
-            list.some(
-              (s: Partial<TeamState>) =>
-                typeof s?.name !== 'string' || typeof s.arrange !== 'function' || typeof s.twin !== 'string' || typeof s.live !== 'string',
+            list.some((s: Partial<TeamState & TeamMessageState>) =>
+              api === 'storeMessages'
+                ? typeof s?.name !== 'string' || typeof s.event !== 'string'
+                : typeof s?.name !== 'string' || typeof s.arrange !== 'function' || typeof s.twin !== 'string' || typeof s.live !== 'string',
             ),
         )?.[0];
   if (problem) {
     throw new TeamStatesError(
-      `The states file ${path} ${problem === 'has no default export' ? problem : `has a bad "${problem}" entry`}: export default defineTeamStates({ store: [...], media: [...] }), each state with name, twin, live and arrange (${commandWords().statesDoc}).`,
+      `The states file ${path} ${problem === 'has no default export' ? problem : `has a bad "${problem}" entry`}: export default defineTeamStates({ store: [...], media: [...], storeMessages: [...] }), each state with name, twin, live and arrange, each message state with name and event (${commandWords().statesDoc}).`,
+    );
+  }
+  const unknownEvents = ((states as TeamStates).storeMessages ?? []).filter((state) => !eventEntry(state));
+  if (unknownEvents.length > 0) {
+    throw new TeamStatesError(
+      `The states file ${path} has message states naming no event of the store: ${unknownEvents.map((s) => `"${s.name}" (event "${s.event}")`).join(', ')}. ` +
+        `Each names one of ${MESSAGE_VOCABULARY.map((entry) => `"${entry.name}"`).join(', ')} as its event (${commandWords().statesDoc}).`,
     );
   }
   return states as TeamStates;
 }
 
-/** The target with the team's states of `api` added to its vocabulary and its table; a name the harness already has is refused. */
+/**
+ * The target with the team's states of `api` added to its vocabulary and its table, and for the store the team's
+ * message states; a name the harness already has is refused.
+ */
 export function withTeamStates(target: PactProvider, api: StatesApi, team: TeamStates): PactProvider {
+  const messages = api === 'store' ? (team.storeMessages ?? []) : [];
+  const takenMessages = messages.filter((state) => MESSAGE_VOCABULARY.some((known) => known.name === state.name)).map((state) => `"${state.name}"`);
+  if (takenMessages.length > 0)
+    throw new Error(`The team's message states ${takenMessages.join(', ')} are built-in message states already: rename them in the states file.`);
+  if (messages.length > 0) target = { ...target, messageStates: messages };
   const added = team[api] ?? [];
   if (added.length === 0) return target;
   const taken = added.filter((state) => target.vocabulary.some((known) => known.name === state.name)).map((state) => `"${state.name}"`);

@@ -1,8 +1,8 @@
 /**
  * Verifies one message interaction (a webhook delivery a team's handler accepts) with Pact's own Verifier:
- * the state names the event, the store twin is made to send that event's delivery for real
- * (messageStates.ts), and the delivery, its raw body and its headers as metadata, is the message Pact's
- * Verifier matches against the pact. A mismatch fails with the same short account as an HTTP interaction:
+ * the state names the event (a built-in message state, or the team's name for one), the store twin is made to send
+ * that event's delivery for real (messageStates.ts), and the delivery, its raw body and its headers as metadata, is
+ * the message Pact's Verifier matches against the pact. A mismatch fails with the same short account as an HTTP interaction:
  * what the pact expects, what the delivery holds, who acts.
  *
  * Only the store twin's deliveries can be observed from here: on live and on the recordings, and for a
@@ -11,7 +11,8 @@
  */
 import { providerWithMetadata, Verifier } from '@pact-foundation/pact';
 import { HARNESS_USER_AGENT, harnessConfig } from '../../src/config/harnessConfig.ts';
-import { arrangeMessageState, MESSAGE_VOCABULARY, type ArrangedMessage, type Delivery } from './messageStates.ts';
+import { arrangeMessageState, type ArrangedMessage, type Delivery } from './messageStates.ts';
+import { eventOf, messageVocabularyWith, type TeamMessageState } from './messageVocabulary.ts';
 import { answerExcerpt, parsedBody, summariseMismatches, verifierMismatches } from './mismatchSummary.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactMessage } from './pactFile.ts';
 import { MESSAGE_NOT_VERIFIED, type PactProvider } from './pactProvider.ts';
@@ -29,10 +30,11 @@ export function messageSkipReason(api: 'store' | 'media', target: Pick<PactProvi
   return undefined;
 }
 
-/** The one state a message names: the event whose delivery is the message. */
-function eventState(message: PactMessage) {
-  const states = resolveStates(MESSAGE_VOCABULARY, 'store twin (its webhook deliveries)', message);
-  const names = MESSAGE_VOCABULARY.map((entry) => `"${entry.name}"`).join(', ');
+/** The one state a message names (a built-in one or the team's): the event whose delivery is the message. */
+function eventState(message: PactMessage, team: readonly TeamMessageState[]) {
+  const vocabulary = messageVocabularyWith(team);
+  const states = resolveStates(vocabulary, 'store twin (its webhook deliveries)', message);
+  const names = vocabulary.map((entry) => `"${entry.name}"`).join(', ');
   if (states.length !== 1) {
     throw new Error(
       `The message interaction "${message.description}" names ${states.length === 0 ? 'no provider state' : `${states.length} provider states`}: ` +
@@ -53,11 +55,12 @@ export async function verifyMessage(options: {
   const { pact, message, target, api } = options;
   const skip = messageSkipReason(api, target, message);
   if (skip) return { status: 'skipped', reason: skip };
-  const state = eventState(message);
+  const team = target.messageStates ?? [];
+  const state = eventState(message, team);
   // The twin the target is: its deliveries are the messages.
   const config = harnessConfig().store;
   const twin = { twinUrl: target.baseUrl, userAgent: config.mode === 'twin' ? config.userAgent : HARNESS_USER_AGENT };
-  const arranged = await arrangeMessageState(twin, state.entry.name);
+  const arranged = await arrangeMessageState(twin, eventOf(state.entry.name, team));
   try {
     return { status: 'verified', report: await runVerifier(pact, message, arranged, options.pactFile) };
   } finally {

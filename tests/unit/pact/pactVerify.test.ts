@@ -170,6 +170,25 @@ test.describe("a team's states", () => {
     await expect(loadTeamStates(join(dir, 'bad.ts'))).rejects.toThrow(/bad "store" entry: export default defineTeamStates/);
     await expect(loadTeamStates(join(dir, 'missing.ts'))).rejects.toThrow(/could not be loaded/);
   });
+
+  test('message states: each names an event of the store; one naming none is refused at load, and a built-in name when joined', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'team-states-'));
+    writeFileSync(join(dir, 'ok.ts'), "export default { storeMessages: [{ name: 'a lamp was added', event: 'a product was created' }] };\n");
+    expect((await loadTeamStates(join(dir, 'ok.ts'))).storeMessages).toEqual([{ name: 'a lamp was added', event: 'a product was created' }]);
+    writeFileSync(join(dir, 'no-event.ts'), "export default { storeMessages: [{ name: 'a lamp was added' }] };\n");
+    await expect(loadTeamStates(join(dir, 'no-event.ts'))).rejects.toThrow(/bad "storeMessages" entry: .*each message state with name and event/);
+    writeFileSync(join(dir, 'unknown.ts'), "export default { storeMessages: [{ name: 'an order was refunded', event: 'an order was refunded' }] };\n");
+    await expect(loadTeamStates(join(dir, 'unknown.ts'))).rejects.toThrow(
+      /message states naming no event of the store: "an order was refunded" \(event "an order was refunded"\)\. Each names one of "a product was created"/,
+    );
+    const messages = [{ name: 'a lamp was added', event: 'a product was created' }];
+    expect(withTeamStates(base, 'store', { storeMessages: messages }).messageStates).toEqual(messages);
+    // The media API sends no messages: its target takes none.
+    expect(withTeamStates(base, 'media', { storeMessages: messages }).messageStates).toBeUndefined();
+    expect(() => withTeamStates(base, 'store', { storeMessages: [{ name: 'a product was created', event: 'a product was created' }] })).toThrow(
+      /built-in message states already: rename them/,
+    );
+  });
 });
 
 test.describe('the provider version results are published as (contracts/broker/providerIdentity.ts)', () => {

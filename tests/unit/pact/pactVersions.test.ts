@@ -176,6 +176,20 @@ test.describe('message interactions', () => {
       expect(lines.at(-1)).toMatch(/^Who acts: the consumer/);
     });
 
+    test("a team's name for a message state verifies as the event it names", async ({}, testInfo) => {
+      const pact = fixture(V4_MIXED);
+      const created = pact.messages[0]!;
+      const teamName = 'a lamp was added to the catalogue';
+      const message = { ...created, providerStates: [{ name: teamName }] };
+      const withTeam = withTeamStates(target(), 'store', { storeMessages: [{ name: teamName, event: created.providerStates![0]!.name }] });
+      const outcome = await verifyMessage({ pact, message, target: withTeam, api: 'store', pactFile: testInfo.outputPath('team.json') });
+      expect(outcome.status).toBe('verified');
+      // Without the team's states the same name is no state of the store.
+      await expect(verifyMessage({ pact, message, target: target(), api: 'store', pactFile: testInfo.outputPath('x.json') })).rejects.toThrow(
+        /Unknown provider state "a lamp was added to the catalogue"/,
+      );
+    });
+
     test('a message naming no event, or one the store does not send, fails before anything is arranged', async ({}, testInfo) => {
       const pact = fixture(V4_MIXED);
       const message = pact.messages[0]!;

@@ -79,6 +79,12 @@ const REFUSALS: Record<string, () => string[]> = {
   'an unknown --provider': () => ['--pact', good, '--provider', 'shop'],
   'a states file without team states': () => ['--pact', good, '--states', write('states.mjs', 'export default { store: [{ name: 1 }] };')],
   'a states file that does not load': () => ['--pact', good, '--states', write('throws.mjs', 'throw new Error("boom");')],
+  'a message state naming no event of the store': () => [
+    '--pact',
+    good,
+    '--states',
+    write('events.mjs', "export default { storeMessages: [{ name: 'an order was refunded', event: 'an order was refunded' }] };"),
+  ],
   'an API named as the checkout names its own pacts': () => ['--pact', good, 'store'],
   'an unknown argument': () => ['--pact', good, '--frobnicate'],
   'a broker flag without --broker': () => ['--pact', good, '--no-publish'],
