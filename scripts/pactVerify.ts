@@ -319,11 +319,9 @@ export function unverifiedInteractions(run: string, print: (line: string) => voi
     .filter((outcome) => outcome.status === 'skipped')
     .sort((a, b) => a.description.localeCompare(b.description));
   if (skipped.length === 0) return 0;
-  const byReason = new Map<string, InteractionOutcome[]>();
-  for (const outcome of skipped) {
-    const reason = (outcome.reason ?? 'skipped').replace(new RegExp(`^${MESSAGE_NOT_VERIFIED}: `), 'a message interaction: ');
-    byReason.set(reason, [...(byReason.get(reason) ?? []), outcome]);
-  }
+  const byReason = Map.groupBy(skipped, (outcome) =>
+    (outcome.reason ?? 'skipped').replace(new RegExp(`^${MESSAGE_NOT_VERIFIED}: `), 'a message interaction: '),
+  );
   for (const [reason, outcomes] of byReason)
     print(`${prefix()}: ${outcomes.length} interaction(s) not verified (${outcomes.map((o) => `"${o.description}"`).join(', ')}): ${reason}`);
   print(`${prefix()}: the run does not pass without them (not verified: ${skipped.length} of the pacts' interactions).`);

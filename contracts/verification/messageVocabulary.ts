@@ -20,67 +20,56 @@ export const MESSAGE_STATES = {
 } as const;
 
 const GIVEN_STORE = { storeId: 'given: the store that sent the delivery (its `store_id`)' };
-const LIVE = 'nothing: a live delivery goes to the URL the app registered, where the harness cannot see it';
-const ON_LIVE = 'always: message interactions are verified on the twins (not verified, and the run fails, on live and replay)';
+
+/** A message state: what the twin does to send its delivery; on live there is nothing to see, so it is never verified there. */
+function delivery(name: string, params: Readonly<Record<string, string>> | undefined, twin: string): StateEntry {
+  return {
+    name,
+    ...(params ? { params } : {}),
+    twin,
+    live: 'nothing: a live delivery goes to the URL the app registered, where the harness cannot see it',
+    skippedOnLive: 'always: message interactions are verified on the twins (not verified, and the run fails, on live and replay)',
+  };
+}
 
 /** The message states as docs/provider-states.md shows them. */
 export const MESSAGE_VOCABULARY: readonly StateEntry[] = [
-  {
-    name: MESSAGE_STATES.productCreated,
-    params: { ...GIVEN_STORE, productId: "given: the product created (the delivery's `id`)" },
-    twin: 'a fresh store with a webhook for product/created; a product is created through the API, and the delivery the twin sends is the message',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.productUpdated,
-    params: { ...GIVEN_STORE, productId: 'given: the product updated' },
-    twin: 'a fresh store with a webhook for product/updated; a product of the seed is renamed through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.productDeleted,
-    params: { ...GIVEN_STORE, productId: 'given: the product deleted' },
-    twin: 'a fresh store with a webhook for product/deleted; a product of the seed is deleted through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.categoryCreated,
-    params: { ...GIVEN_STORE, categoryId: 'given: the category created' },
-    twin: 'a fresh store with a webhook for category/created; a category is created through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.categoryUpdated,
-    params: { ...GIVEN_STORE, categoryId: 'given: the category updated' },
-    twin: 'a fresh store with a webhook for category/updated; a category of the seed is renamed through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.categoryDeleted,
-    params: { ...GIVEN_STORE, categoryId: 'given: the category deleted' },
-    twin: 'a fresh store with a webhook for category/deleted; a category without subcategories is deleted through the API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.storeSuspended,
-    params: GIVEN_STORE,
-    twin: 'a fresh store with a webhook for app/suspended; the store is suspended through the control API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
-  {
-    name: MESSAGE_STATES.storeResumed,
-    params: GIVEN_STORE,
-    twin: 'a fresh store with a webhook for app/resumed; the store is suspended, then resumed, through the control API',
-    live: LIVE,
-    skippedOnLive: ON_LIVE,
-  },
+  delivery(
+    MESSAGE_STATES.productCreated,
+    { ...GIVEN_STORE, productId: "given: the product created (the delivery's `id`)" },
+    'a fresh store with a webhook for product/created; a product is created through the API, and the delivery the twin sends is the message',
+  ),
+  delivery(
+    MESSAGE_STATES.productUpdated,
+    { ...GIVEN_STORE, productId: 'given: the product updated' },
+    'a fresh store with a webhook for product/updated; a product of the seed is renamed through the API',
+  ),
+  delivery(
+    MESSAGE_STATES.productDeleted,
+    { ...GIVEN_STORE, productId: 'given: the product deleted' },
+    'a fresh store with a webhook for product/deleted; a product of the seed is deleted through the API',
+  ),
+  delivery(
+    MESSAGE_STATES.categoryCreated,
+    { ...GIVEN_STORE, categoryId: 'given: the category created' },
+    'a fresh store with a webhook for category/created; a category is created through the API',
+  ),
+  delivery(
+    MESSAGE_STATES.categoryUpdated,
+    { ...GIVEN_STORE, categoryId: 'given: the category updated' },
+    'a fresh store with a webhook for category/updated; a category of the seed is renamed through the API',
+  ),
+  delivery(
+    MESSAGE_STATES.categoryDeleted,
+    { ...GIVEN_STORE, categoryId: 'given: the category deleted' },
+    'a fresh store with a webhook for category/deleted; a category without subcategories is deleted through the API',
+  ),
+  delivery(MESSAGE_STATES.storeSuspended, GIVEN_STORE, 'a fresh store with a webhook for app/suspended; the store is suspended through the control API'),
+  delivery(
+    MESSAGE_STATES.storeResumed,
+    GIVEN_STORE,
+    'a fresh store with a webhook for app/resumed; the store is suspended, then resumed, through the control API',
+  ),
 ];
 
 /** A team's own name for one of the store's message states (docs/provider-states.md, "A team's own states"). */
@@ -103,13 +92,7 @@ export function messageVocabularyWith(team: readonly TeamMessageState[]): StateE
     ...MESSAGE_VOCABULARY,
     ...team.map((state) => {
       const event = eventEntry(state)!;
-      return {
-        name: state.name,
-        params: state.params ?? event.params,
-        twin: `as "${event.name}": ${event.twin}`,
-        live: event.live,
-        skippedOnLive: event.skippedOnLive,
-      };
+      return delivery(state.name, state.params ?? event.params, `as "${event.name}": ${event.twin}`);
     }),
   ];
 }

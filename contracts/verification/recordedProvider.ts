@@ -16,7 +16,7 @@
  * was recorded for: then the recording is stale, which is said instead.
  */
 import { existsSync } from 'node:fs';
-import { harnessConfig } from '../../src/config/harnessConfig.ts';
+import { harnessConfig, usesRecordings } from '../../src/config/harnessConfig.ts';
 import { cassettePaths, readCassette, type RecordingApi } from '../../src/recording/cassette.ts';
 import { recordingsDir } from '../../src/config/env.ts';
 import { startRecordingProxy } from '../../src/recording/recordingProxy.ts';
@@ -77,7 +77,7 @@ export async function openRecordedProvider(options: {
   recordWith?: string;
 }): Promise<RecordedProvider | undefined> {
   const mode = harnessConfig().target;
-  if (mode !== 'record' && mode !== 'replay') return undefined;
+  if (!usesRecordings(mode)) return undefined;
   const { api, target } = options;
   const id: CassetteId = { root: recordingsDir(), api, suite: options.suite ?? CONTRACTS_SUITE, test: options.test };
   return mode === 'record' ? record(id, target) : replay(id, target, options.recordWith ?? commandWords().record);

@@ -5,7 +5,7 @@
  * command's run in one process (runPactPlan.ts). Either gives it somewhere to write what it found (`Record`):
  * Playwright's TestInfo is one. A failure is thrown; a skip is returned with its reason.
  */
-import { harnessConfig } from '../../src/config/harnessConfig.ts';
+import { harnessConfig, usesRecordings } from '../../src/config/harnessConfig.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
@@ -108,8 +108,8 @@ async function openRecording(
   target: PactProvider,
   options: VerificationOptions,
 ): Promise<RecordedProvider | undefined> {
-  const mode = harnessConfig().target;
-  if (mode !== 'record' && mode !== 'replay') return undefined;
+  // Asked here too, so a run on the twins or live never loads the recording machinery.
+  if (!usesRecordings(harnessConfig().target)) return undefined;
   const { openRecordedProvider } = await import('./recordedProvider.ts');
   return openRecordedProvider({
     api,

@@ -12,6 +12,9 @@ import { recordingsDir, renamedVariableProblems, type Env } from './env.ts';
 export const TARGETS = ['twin', 'live', 'record', 'replay'] as const;
 export type Target = (typeof TARGETS)[number];
 
+/** Whether a run on `target` goes through recordings: record writes them, replay answers from them. */
+export const usesRecordings = (target: Target): target is 'record' | 'replay' => target === 'record' || target === 'replay';
+
 export const DEFAULT_STORE_API_URL = 'https://api.tiendanube.com';
 export const DEFAULT_STORE_TWIN_PORT = 4010;
 export const DEFAULT_KITSU_API_URL = 'https://kitsu.io/api/edge';

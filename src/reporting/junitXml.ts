@@ -26,8 +26,7 @@ const escape = (text: string): string =>
     .replace(/"/g, '&quot;');
 
 export function junitXml(cases: readonly JunitCase[]): string {
-  const suites = new Map<string, JunitCase[]>();
-  for (const c of cases) suites.set(c.suite, [...(suites.get(c.suite) ?? []), c]);
+  const suites = Map.groupBy(cases, (c) => c.suite);
   const count = (of: readonly JunitCase[], status: JunitCase['status']) => of.filter((c) => c.status === status).length;
   const time = (of: readonly JunitCase[]) => of.reduce((sum, c) => sum + c.seconds, 0).toFixed(3);
   const lines = [

@@ -9,7 +9,7 @@
 import { test as playwrightTest, type TestInfo } from '@playwright/test';
 import { failsOnEveryTarget, ruleKind, type Rule, type RuleCatalogue } from '../rules/Rule.ts';
 import type { RuleId } from '../rules/catalogues.ts';
-import type { Target } from '../config/harnessConfig.ts';
+import { usesRecordings, type Target } from '../config/harnessConfig.ts';
 import { markFinding } from '../reporting/findings.ts';
 import { redactText } from '../http/redact.ts';
 
@@ -156,7 +156,7 @@ export interface TestOptions {
 /** Why a test's own options keep it from this target (TestOptions), or undefined. */
 function variantSkipReason(options: TestOptions, target: Target): string | undefined {
   if (options.needsTwin && target !== 'twin') return options.needsTwin;
-  if (options.notRecorded && (target === 'record' || target === 'replay')) return options.notRecorded;
+  if (options.notRecorded && usesRecordings(target)) return options.notRecorded;
   return undefined;
 }
 
