@@ -278,6 +278,11 @@ export function mediaTwinTarget(config: TwinMediaConfig): PactProvider {
     kind: 'twin',
     baseUrl: config.twinUrl,
     vocabulary: MEDIA_VOCABULARY,
+    // An interaction without a state reads the seed as an anonymous client does: no other interaction's writes.
+    withoutState: async () => {
+      await control.reset();
+      return {};
+    },
     states: {
       ...Object.fromEntries(Object.keys(looked).map((state) => [state, throughApi(state)])),
       [MEDIA_STATES.animeExists]: fromSeed(({ id }) => Number(id) <= MEDIA_SEED.animeCount && !includes(MEDIA_SEED.adultAnimeIds, id)),

@@ -11,7 +11,7 @@ import { systemClock } from '../../src/clock/Clock.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 import { liveStoreProvider, twinStoreProvider, type LiveStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
-import { unavailable, type Arranged, type PactProvider } from '../verification/pactProvider.ts';
+import { unavailable, type Arranged, type ArrangeSession, type PactProvider } from '../verification/pactProvider.ts';
 import type { StateEntry } from '../verification/stateVocabulary.ts';
 
 /**
@@ -152,7 +152,19 @@ export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
   const control = provider.control!;
   // Unpaced, on the wall clock: the twin store's own virtual clock never moves, so a full bucket stays full.
   const client = (store: ProviderStore) => store.client({ pace: false, clock: systemClock });
-  const fresh = (options: CreateStoreOptions = {}): Promise<ProviderStore> => provider.openStore(options);
+  /**
+   * The store a state arranges: under the id the pact names (the state's, else its literal path's), its seeded records
+   * keeping their ids, so a literal path reaches it with the token injected; a new id where the pact names none (the
+   * path then reads it with fromProviderState). The states of one interaction that name one id share one store.
+   */
+  const fresh = (params: Params, session: ArrangeSession | undefined, options: CreateStoreOptions = {}): Promise<ProviderStore> => {
+    const storeId = literalStoreId(params['storeId']) ?? storeIdInPath(session?.literalPath);
+    if (storeId === undefined) return provider.openStore(options);
+    const key = `store ${storeId}`;
+    const open = (session?.shared.get(key) as Promise<ProviderStore> | undefined) ?? provider.openStore({ ...options, storeId });
+    session?.shared.set(key, open);
+    return open;
+  };
   /** The first page of a fresh store's categories (the seed's are fewer than 200). */
   const categories = async (store: ProviderStore) => (await client(store).listCategories({ per_page: 200 })).items;
   const pick = <T extends { id: number }>(found: T | undefined, what: string, values: (item: T) => Record<string, number>) => {
@@ -169,36 +181,55 @@ export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
     kind: 'twin',
     baseUrl: config.twinUrl,
     vocabulary: STORE_VOCABULARY,
+    arrangement: (session, values) => {
+      const pathStore = storeIdInPath(session.literalPath);
+      const stateStore = typeof values['storeId'] === 'number' ? values['storeId'] : undefined;
+      return {
+        arranged: stateStore === undefined ? 'no store (no state named one), so no credentials' : `store ${stateStore} (a copy of its seed) with its token`,
+        ...(pathStore !== undefined && stateStore !== undefined && pathStore !== stateStore
+          ? { differs: `its state names store ${stateStore} and its path store ${pathStore}` }
+          : {}),
+        literalRecords: recordsInPath(session.literalPath),
+      };
+    },
+    // An interaction without a state is verified on the store its path names (a copy of it), with that store's token.
+    withoutState: async (session) => {
+      const storeId = storeIdInPath(session.literalPath);
+      return storeId === undefined ? undefined : arranged(await fresh({}, session));
+    },
     states: {
-      [STORE_STATES.exists]: async () => arranged(await fresh()),
-      [STORE_STATES.acceptsProducts]: async () => arranged(await fresh()),
-      [STORE_STATES.suspended]: async () => {
-        const store = await fresh();
-        await control.suspend(Number(store.storeId));
+      [STORE_STATES.exists]: async (params, session) => arranged(await fresh(params, session)),
+      [STORE_STATES.acceptsProducts]: async (params, session) => arranged(await fresh(params, session)),
+      [STORE_STATES.suspended]: async (params, session) => {
+        const store = await fresh(params, session);
+        await control.suspend(controlIdOf(store));
         return arranged(store);
       },
-      [STORE_STATES.hasProducts]: async ({ count }) => arranged(await fresh({ products: Number(count) })),
-      [STORE_STATES.hasProduct]: async ({ productId }) => {
-        const store = await fresh();
+      [STORE_STATES.hasProducts]: async (params, session) => arranged(await fresh(params, session, { products: Number(params['count']) })),
+      [STORE_STATES.hasProduct]: async (params, session) => {
+        const { productId } = params;
+        const store = await fresh(params, session);
         const api = client(store);
         const named =
           productId === undefined
             ? undefined
             : (await api.send({ method: 'GET', path: `/products/${encodeURIComponent(String(productId))}`, retry: false })).status;
         if (named === 200) return arranged(store, { productId: Number(productId) });
+        if (namedInPath(session, 'products', productId)) return arranged(store, { productId: Number(productId) });
         const [first] = (await api.listProducts({ per_page: 1 })).items;
         return arranged(
           store,
           pick(first, 'products', (p) => ({ productId: p.id })),
         );
       },
-      [STORE_STATES.hasProductNamed]: async ({ name }) => {
-        const store = await fresh();
+      [STORE_STATES.hasProductNamed]: async (params, session) => {
+        const { name } = params;
+        const store = await fresh(params, session);
         const made = await client(store).createProduct({ name: { [store.mainLanguage]: String(name) } });
         return arranged(store, { productId: made.id });
       },
-      [STORE_STATES.hasProductWithVariants]: async () => {
-        const store = await fresh();
+      [STORE_STATES.hasProductWithVariants]: async (params, session) => {
+        const store = await fresh(params, session);
         const made = await client(store).createProduct({
           name: { [store.mainLanguage]: 'Two-variant product' },
           variants: [
@@ -208,51 +239,53 @@ export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
         });
         return arranged(store, { productId: made.id });
       },
-      [STORE_STATES.hasProductWithImages]: async () => {
-        const store = await fresh();
+      [STORE_STATES.hasProductWithImages]: async (params, session) => {
+        const store = await fresh(params, session);
         const { items } = await client(store).listProducts({ per_page: 50 });
         return arranged(
           store,
           pick(items.find(hasImages), 'a product with images', (p) => ({ productId: p.id })),
         );
       },
-      [STORE_STATES.hasCategory]: async () => {
-        const store = await fresh();
+      [STORE_STATES.hasCategory]: async (params, session) => {
+        const store = await fresh(params, session);
+        // A category the literal path names is the one asked for (a store without it answers the path's 404); else the first.
+        if (namedInPath(session, 'categories', params['categoryId'])) return arranged(store, { categoryId: Number(params['categoryId']) });
         const [category] = (await client(store).listCategories({ per_page: 1 })).items;
         if (!category) throw new Error('the store twin made a store without categories: its seed changed; fix the seed or this state');
         return arranged(store, { categoryId: category.id });
       },
-      [STORE_STATES.hasCategoryTree]: async () => {
-        const store = await fresh({ categoryTree: 'three-level' });
+      [STORE_STATES.hasCategoryTree]: async (params, session) => {
+        const store = await fresh(params, session, { categoryTree: 'three-level' });
         const tree = (await categories(store)).find((c) => c.parent === null && c.subcategories.length > 0);
         return arranged(
           store,
           pick(tree, 'a category tree', (c) => ({ categoryId: c.id })),
         );
       },
-      [STORE_STATES.hasLeafCategory]: async () => {
-        const store = await fresh({ categoryTree: 'three-level' });
+      [STORE_STATES.hasLeafCategory]: async (params, session) => {
+        const store = await fresh(params, session, { categoryTree: 'three-level' });
         const leaf = (await categories(store)).find((c) => c.parent !== null && c.subcategories.length === 0);
         return arranged(
           store,
           pick(leaf, 'a leaf category', (c) => ({ categoryId: c.id })),
         );
       },
-      [STORE_STATES.hasTopLevelCategory]: async () => {
-        const store = await fresh();
+      [STORE_STATES.hasTopLevelCategory]: async (params, session) => {
+        const store = await fresh(params, session);
         const top = (await categories(store)).find((c) => c.parent === null);
         return arranged(
           store,
           pick(top, 'a top-level category', (c) => ({ categoryId: c.id })),
         );
       },
-      [STORE_STATES.oneLanguage]: async () => {
-        const store = await fresh({ preset: 'single-language' });
+      [STORE_STATES.oneLanguage]: async (params, session) => {
+        const store = await fresh(params, session, { preset: 'single-language' });
         return { ...arranged(store), values: { storeId: Number(store.storeId), language: store.mainLanguage } };
       },
-      [STORE_STATES.bucketFull]: async () => {
+      [STORE_STATES.bucketFull]: async (params, session) => {
         // A virtual clock that never moves: nothing leaks, so the bucket stays full for the pact's request.
-        const store = await fresh();
+        const store = await fresh(params, session);
         const api = client(store);
         for (let i = 0; i < STORE_CONTRACT.bucketSize; i++) {
           const { status } = await api.send({ method: 'GET', path: '/products', query: { per_page: 1 }, retry: false });
@@ -260,16 +293,48 @@ export function storeTwinTarget(config: TwinStoreConfig): PactProvider {
         }
         return arranged(store);
       },
-      [STORE_STATES.codeApproved]: async () => {
+      [STORE_STATES.codeApproved]: async (params, session) => {
         // A fresh store and app, and the owner's approval through the control API (store.oauth.authorize-consent).
-        const store = await fresh({ products: 0 });
+        const store = await fresh(params, session, { products: 0 });
         const app = await control.call<{ appId: number; clientSecret: string }>('POST', '/apps', { redirectUrl: 'http://127.0.0.1:9/oauth/callback' });
-        const { code } = await control.call<{ code: string }>('POST', `/apps/${app.appId}/approve`, { storeId: Number(store.storeId) });
+        const { code } = await control.call<{ code: string }>('POST', `/apps/${app.appId}/approve`, { storeId: controlIdOf(store) });
         return arranged(store, { clientId: String(app.appId), clientSecret: app.clientSecret, code });
       },
     },
   };
 }
+
+type Params = Record<string, unknown>;
+
+/** A store id the pact writes: a whole number (in the state's params, or in its words); a `{storeId}` left open is none. */
+function literalStoreId(value: unknown): number | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  return /^[1-9]\d{0,6}$/.test(text) ? Number(text) : undefined;
+}
+
+/** The store id of a literal Store API path (`/v1/100001/products/…`); undefined for another path, or none. */
+export function storeIdInPath(path: string | undefined): number | undefined {
+  const found = /^\/v1\/(\d+)(?:[/?]|$)/.exec(path ?? '');
+  return found ? literalStoreId(found[1]) : undefined;
+}
+
+/** The record ids a literal Store API path names below its store (`/v1/1/products/7/images/9`: product 7, image 9). */
+export function recordsInPath(path: string | undefined): string[] {
+  if (storeIdInPath(path) === undefined) return [];
+  const segments = path!.split('?')[0]!.split('/').slice(3);
+  return segments.flatMap((segment, i) => (i > 0 && /^\d+$/.test(segment) ? [`${singular(segments[i - 1]!)} ${segment}`] : []));
+}
+const singular = (collection: string) => (collection === 'categories' ? 'category' : collection.replace(/s$/, ''));
+
+/**
+ * Whether the pact's literal path names this record (`products`, 7): then the record the state names is the one the
+ * path asks for, arranged or not, and a store without it answers the path's 404 (not verified, naming the id).
+ */
+const namedInPath = (session: ArrangeSession | undefined, collection: string, id: unknown): boolean =>
+  id !== undefined && recordsInPath(session?.literalPath).includes(`${singular(collection)} ${String(id)}`);
+
+/** The control API's handle of a twin store (its id, but for a copy under another store's id). */
+const controlIdOf = (store: ProviderStore): number => store.twin?.info.controlId ?? Number(store.storeId);
 
 const listOf = (product: object, field: string): unknown[] => {
   const value = (product as Record<string, unknown>)[field];
@@ -301,11 +366,25 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
     for await (const product of api.iterateProducts({ q: name, per_page: 200 })) ids.push(product.id);
     return ids;
   };
+  const configured = literalStoreId(config.storeId);
   return {
     name: 'live store',
     kind: 'live',
     baseUrl: config.apiUrl,
     vocabulary: STORE_VOCABULARY,
+    // A team's pact names its own sandbox's store: here that is the configured store, said once on the interaction's line.
+    sendsTo: (path) => {
+      const named = storeIdInPath(path);
+      if (named === undefined || configured === undefined || named === configured) return undefined;
+      return {
+        path: path.replace(/^\/v1\/\d+/, `/v1/${configured}`),
+        note: `the pact's store ${named} is the configured store ${configured} (STORE_ID)`,
+      };
+    },
+    arrangement: (session) => ({
+      arranged: `the configured store ${config.storeId} (STORE_ID) with the configured token (STORE_TOKEN)`,
+      literalRecords: recordsInPath(session.literalPath),
+    }),
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${config.token}`, 'User-Agent': config.userAgent },
     // The Verifier's request is not paced like the clients': it waits for room, and the pacer counts it until its
     // answer, so the pact is not refused for the rate (store.ratelimit.bucket-429), nor the teardown after it.
@@ -331,10 +410,11 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
           ? store
           : unavailable(`the store has ${total} products and the pact needs at least ${count}: add products to the sandbox store`);
       },
-      [STORE_STATES.hasProduct]: async ({ productId }) => {
+      [STORE_STATES.hasProduct]: async ({ productId }, session) => {
         const named =
           productId === undefined ? undefined : await api.send({ method: 'GET', path: `/products/${encodeURIComponent(String(productId))}`, retry: false });
         if (named?.status === 200) return found({ productId: Number(productId) });
+        if (namedInPath(session, 'products', productId)) return unavailable(notInLiveStore(`product ${String(productId)}`, config.storeId));
         const [first] = (await api.listProducts({ per_page: 1 })).items;
         return first ? found({ productId: first.id }) : unavailable('the store has no product: add one to the sandbox store');
       },
@@ -350,7 +430,14 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
         const product = (await api.listProducts({ per_page: 200 })).items.find(hasImages);
         return product ? found({ productId: product.id }) : unavailable('none of the first 200 products has an image: add one to the sandbox store');
       },
-      [STORE_STATES.hasCategory]: async () => {
+      [STORE_STATES.hasCategory]: async ({ categoryId }, session) => {
+        // Looked up only where the literal path names it, so the harness's own pacts (a generated path) send what they recorded.
+        if (namedInPath(session, 'categories', categoryId)) {
+          const named = await api.send({ method: 'GET', path: `/categories/${encodeURIComponent(String(categoryId))}`, retry: false });
+          return named.status === 200
+            ? found({ categoryId: Number(categoryId) })
+            : unavailable(notInLiveStore(`category ${String(categoryId)}`, config.storeId));
+        }
         const [category] = (await api.listCategories({ per_page: 1 })).items;
         return category ? found({ categoryId: category.id }) : unavailable('the store has no category: create one in the sandbox store');
       },
@@ -384,6 +471,14 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
   };
 }
 
+/** Why an interaction whose literal path names a record the live store lacks is not verified, and the fix. */
+function notInLiveStore(record: string, storeId: string): string {
+  return (
+    `${record}, which the pact's path names literally, is not in the configured store ${storeId}. ` +
+    `Fix: name a ${record.split(' ')[0]} the sandbox store has, have the path read the id with fromProviderState, or arrange it in your states file (--states)`
+  );
+}
+
 /**
  * A create the pact expects refused (a blank name) that a provider breaking the contract carries out:
  * a blank name cannot be searched for, so the count is read before and after, and when it grew the
@@ -413,9 +508,9 @@ function roomFirst(api: StoreClient, states: PactProvider['states']): PactProvid
   return Object.fromEntries(
     Object.entries(states).map(([name, arrange]) => [
       name,
-      async (params: Record<string, unknown>) => {
+      async (params: Record<string, unknown>, session?: ArrangeSession) => {
         await api.waitForRoom(1);
-        return arrange(params);
+        return arrange(params, session);
       },
     ]),
   );

@@ -16,12 +16,40 @@ export interface Arranged {
   readonly teardown?: () => Promise<void>;
 }
 
+/** What the harness arranged for one interaction (PactProvider.arrangement). */
+export interface Arrangement {
+  /** In words: `store 100001 (a copy of its seed) with that store's token`. */
+  readonly arranged: string;
+  /** Where it differs from what the pact names, in words; undefined when they agree. */
+  readonly differs?: string;
+  /** The record ids the pact's path names literally (`product 100001000022`): a 404 for one means the store lacks it. */
+  readonly literalRecords: readonly string[];
+}
+
 /** A state that cannot be arranged on this target, and why: the interaction is skipped with the reason. */
 export interface Unavailable {
   readonly skip: string;
 }
 
-export type Arrange = (params: Record<string, unknown>) => Promise<Arranged | Unavailable>;
+/**
+ * One interaction's arranging: what its request names, as the pact writes it, and what its states share. A team's
+ * pact names its own sandbox's ids literally (V1 and V2 pacts cannot do otherwise), so the states arrange under them.
+ */
+export interface ArrangeSession {
+  /** The request's path as the pact writes it; undefined where a provider-state generator makes it (fromProviderState). */
+  readonly literalPath: string | undefined;
+  /** What the interaction's states share, by key (the store twin: one store for each store id they name). */
+  readonly shared: Map<string, Promise<unknown>>;
+}
+
+/** Without a session (a state arranged on its own): no literal path, nothing shared. */
+export type Arrange = (params: Record<string, unknown>, session?: ArrangeSession) => Promise<Arranged | Unavailable>;
+
+/** The session of one interaction: its literal path, unless a generator makes the path. */
+export function arrangeSession(interaction: { readonly request: { readonly path: string }; readonly raw?: Record<string, unknown> }): ArrangeSession {
+  const generators = (interaction.raw?.['request'] as { generators?: Record<string, unknown> } | undefined)?.generators;
+  return { literalPath: generators?.['path'] === undefined ? interaction.request.path : undefined, shared: new Map() };
+}
 
 export interface PactProvider {
   /** Which target this is, for reports (`twin`, `live`). */
@@ -34,6 +62,11 @@ export interface PactProvider {
   readonly vocabulary: readonly StateEntry[];
   /** How each state of the vocabulary is arranged here, by its template. */
   readonly states: Readonly<Record<string, Arrange>>;
+  /**
+   * How an interaction that names no state is arranged (the store: the store its path names, with its credentials);
+   * absent, or answering undefined: nothing to arrange.
+   */
+  readonly withoutState?: (session: ArrangeSession) => Promise<Arranged | Unavailable | undefined>;
   /** Headers every request carries (e.g. the live token), under the state's own. */
   readonly headers?: Record<string, string>;
   /**
@@ -41,6 +74,16 @@ export interface PactProvider {
    * what it returns is called once the Verifier is done (the live store's pacer then counts that request).
    */
   readonly beforeRequest?: () => Promise<(() => void) | void>;
+  /**
+   * Live and replay: where the pact's request is sent when that differs from the path it writes (the store: the pact's
+   * store id is the configured store), and the note its interaction's line says once; undefined when it is sent as written.
+   */
+  readonly sendsTo?: (path: string) => { readonly path: string; readonly note: string } | undefined;
+  /**
+   * What the harness arranged for an interaction, against what its pact names, for the account of a refusal (401, 403,
+   * 404) the arrangement could have caused: `arranged` in words, `differs` where the two disagree.
+   */
+  readonly arrangement?: (session: ArrangeSession, values: Readonly<Record<string, unknown>>) => Arrangement;
   /** A team's own names for the store's message states (its states file's `storeMessages`; verifyMessage.ts). */
   readonly messageStates?: readonly TeamMessageState[];
 }

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { reportPath } from '../../src/config/env.ts';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { slug } from '../../src/recording/cassette.ts';
-import { PactVerifyConsole } from '../../src/reporters/pactVerifyConsole.ts';
+import { PactVerifyConsole, PROVIDER_NOTE } from '../../src/reporters/pactVerifyConsole.ts';
 import { allureMetaFor } from '../../src/reporting/allureMeta.ts';
 import { AllureVerdicts } from '../../src/reporting/allureVerdicts.ts';
 import { writeJunitXml, type JunitCase } from '../../src/reporting/junitXml.ts';
@@ -118,6 +118,7 @@ class PlanReports {
     if (counted) for (const key of ['store', 'media', 'refused'] as const) this.#spent[key] += counted[key];
     writeOutcome({ pact: pact.title, description, status, ...(text ? { reason: text } : {}) }, this.#run);
     const where = record.annotation('pact interaction');
+    const note = record.annotation(PROVIDER_NOTE);
     this.#console.verdict({
       pact: pact.title,
       description,
@@ -125,6 +126,7 @@ class PlanReports {
       message: record.annotations.some((a) => a.type === 'pact message'),
       ...(text ? (status === 'failed' ? { failure: text } : { reason: text }) : {}),
       ...(where ? { where } : {}),
+      ...(note ? { note } : {}),
     });
     this.#junit.push({ suite: pact.title, name: description, seconds: (stop - start) / 1000, status, ...(text ? { text } : {}) });
     const identity = { project: 'contracts-outside', file: `contracts/${pact.api}/${basename(pact.path)}`, title: description, ruleIds: [] };

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { unavailable, type Arranged, type PactProvider, type Unavailable } from './pactProvider.ts';
+import { unavailable, type Arranged, type ArrangeSession, type PactProvider, type Unavailable } from './pactProvider.ts';
 import { commandWords } from './commandWords.ts';
 import { matchState, UnknownProviderStateError, type StateEntry } from './stateVocabulary.ts';
 import { eventEntry, MESSAGE_VOCABULARY, type TeamMessageState } from './messageVocabulary.ts';
@@ -106,15 +106,16 @@ export function withTeamStates(target: PactProvider, api: StatesApi, team: TeamS
   if (taken.length > 0) throw new Error(`The team's ${api} states ${taken.join(', ')} are built-in states already: rename them in the states file.`);
   const vocabulary = [...target.vocabulary, ...added.map(({ name, params, twin, live, skippedOnLive }) => ({ name, params, twin, live, skippedOnLive }))];
   const states: Record<string, PactProvider['states'][string]> = { ...target.states };
-  const context: StateContext = {
+  // A team's state composes built-in ones within the interaction's session, so they name one store as the pact does.
+  const contextOf = (session: ArrangeSession | undefined): StateContext => ({
     target: target.kind,
     unavailable,
     arrange: async (name, params = {}) => {
       const match = matchState(vocabulary, name, params);
       if (!match) throw new UnknownProviderStateError({ state: name, interaction: `(the team's states file)`, api, vocabulary });
-      return states[match.entry.name]!(match.params);
+      return states[match.entry.name]!(match.params, session);
     },
-  };
-  for (const state of added) states[state.name] = async (params) => state.arrange(params, context);
+  });
+  for (const state of added) states[state.name] = async (params, session) => state.arrange(params, contextOf(session));
   return { ...target, vocabulary, states };
 }

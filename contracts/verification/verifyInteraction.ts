@@ -14,11 +14,14 @@ import { whoActs } from './whoActs.ts';
 import { Verifier } from '@pact-foundation/pact';
 import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
-import { isUnavailable, type Arranged, type PactProvider } from './pactProvider.ts';
+import { arrangeSession, isUnavailable, type Arranged, type Arrangement, type ArrangeSession, type PactProvider } from './pactProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
 import { setProcessVariable } from '../../src/config/env.ts';
 
-export type VerificationOutcome = { readonly status: 'verified'; readonly report: string } | { readonly status: 'skipped'; readonly reason: string };
+export type VerificationOutcome = ({ readonly status: 'verified'; readonly report: string } | { readonly status: 'skipped'; readonly reason: string }) & {
+  /** Said once on the interaction's line: where the request went, when not to the path the pact writes (PactProvider.sendsTo). */
+  readonly note?: string;
+};
 
 /**
  * A failed verification. Its message is the short account (mismatchSummary.ts: each mismatch once, what the
@@ -48,7 +51,14 @@ interface Answered {
 }
 
 /** The short account of a failure: the mismatches, generalised; the pact's expectation and the answer, in short; who acts. */
-function accountOf(api: 'store' | 'media', target: PactProvider, interaction: PactInteraction, verifierJson: string, answered: Answered | undefined): string[] {
+function accountOf(
+  api: 'store' | 'media',
+  target: PactProvider,
+  interaction: PactInteraction,
+  verifierJson: string,
+  answered: Answered | undefined,
+  arrangement: Arrangement | undefined,
+): string[] {
   const mismatches = verifierMismatches(verifierJson);
   if (mismatches.length === 0) return [];
   const text = answered ? decoded(answered) : '';
@@ -60,7 +70,13 @@ function accountOf(api: 'store' | 'media', target: PactProvider, interaction: Pa
     answered
       ? `The provider answered: ${answered.method} ${answered.path} → ${answered.status}, ${answerExcerpt(body, 300)}`
       : 'The provider answered nothing the Verifier could read.',
-    whoActs(api, target.kind, mismatches, answered ? { method: answered.method, path: answered.path, status: answered.status, body } : undefined),
+    whoActs(
+      api,
+      target.kind,
+      mismatches,
+      answered ? { method: answered.method, path: answered.path, status: answered.status, body } : undefined,
+      arrangement ? { ...arrangement, expectedStatus: interaction.response.status } : undefined,
+    ),
   ];
 }
 
@@ -106,8 +122,9 @@ export async function verifyInteraction(options: {
   const refusedWrite = writeRefusal(interaction, budget);
   if (refusedWrite) return { status: 'skipped', reason: refusedWrite };
   const arranged: Arranged[] = [];
+  const session = arrangeSession(interaction);
   try {
-    const unavailable = await arrangeStates(target, states, arranged);
+    const unavailable = await arrangeStates(target, states, session, arranged);
     if (unavailable) return { status: 'skipped', reason: unavailable };
     const values = Object.assign({}, ...arranged.map((a) => a.values ?? {})) as Record<string, string | number | boolean>;
     const headers = Object.assign({}, target.headers ?? {}, ...arranged.map((a) => a.headers ?? {})) as Record<string, string>;
@@ -115,13 +132,15 @@ export async function verifyInteraction(options: {
     // The Verifier sends a User-Agent of its own unless the pact names one; a pact that names none means "without".
     const withoutUserAgent = !Object.keys(interaction.request.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent');
     const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
-    const filter = credentialFilter(headers, withoutUserAgent, budget);
+    const filter = credentialFilter(headers, withoutUserAgent, budget, target.sendsTo);
+    const arrangement = target.arrangement?.(session, values);
+    const note = target.sendsTo?.(interaction.request.path)?.note;
 
-    const report = await runVerifier(
-      { pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter, api: options.api ?? 'store' },
+    const verdict = await runVerifier(
+      { pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter, api: options.api ?? 'store', arrangement },
       requestAnswered,
     );
-    return { status: 'verified', report };
+    return { ...verdict, ...(note ? { note } : {}) };
   } finally {
     for (const state of arranged.reverse()) await state.teardown?.();
   }
@@ -129,7 +148,8 @@ export async function verifyInteraction(options: {
 
 /**
  * Pact's Verifier on the one-interaction pact; gives its report. A budget refusal wins over the mismatch it
- * caused; `requestAnswered` is called however it ends.
+ * caused; a 404 for a record the pact's path names literally is not verified (the store lacks what no state
+ * arranged: nobody's contract is at stake); `requestAnswered` is called however it ends.
  */
 async function runVerifier(
   run: {
@@ -140,9 +160,10 @@ async function runVerifier(
     stateHandlers: Record<string, () => Promise<Record<string, string | number | boolean>>>;
     filter: ReturnType<typeof credentialFilter>;
     api: 'store' | 'media';
+    arrangement: Arrangement | undefined;
   },
   requestAnswered: (() => void) | void,
-): Promise<string> {
+): Promise<VerificationOutcome> {
   const { pact, interaction, target, filter } = run;
   let output: string[];
   try {
@@ -159,12 +180,32 @@ async function runVerifier(
     filter.throwIfRefused();
     const json = error instanceof Error ? error.message : String(error);
     const report = verifierOutput(json);
-    throw new PactMismatchError(interaction, target.name, report.join('\n') || String(error), accountOf(run.api, target, interaction, json, filter.answered()));
+    const answered = filter.answered();
+    const missing = missingRecord(target, interaction, answered, run.arrangement);
+    if (missing) return { status: 'skipped', reason: missing };
+    throw new PactMismatchError(
+      interaction,
+      target.name,
+      report.join('\n') || String(error),
+      accountOf(run.api, target, interaction, json, answered, run.arrangement),
+    );
   } finally {
     requestAnswered?.();
   }
   filter.throwIfRefused();
-  return output.join('\n');
+  return { status: 'verified', report: output.join('\n') };
+}
+
+/**
+ * A 404 for a path whose record ids the pact writes literally, where the pact expects the record: the arranged store
+ * lacks it (a team's sandbox id, no state naming it), so the interaction is not verified, naming the ids and the fix.
+ */
+function missingRecord(target: PactProvider, interaction: PactInteraction, answered: Answered | undefined, arrangement: Arrangement | undefined) {
+  if (answered?.status !== 404 || interaction.response.status === 404 || !arrangement?.literalRecords.length) return undefined;
+  return (
+    `the ${target.name} answered 404 for ${answered.method} ${answered.path}: ${arrangement.arranged} holds no ${arrangement.literalRecords.join(' or ')}, which the pact's path names literally. ` +
+    `Fix: name the record in the interaction's state (e.g. "store {storeId} has product {productId}" with its id), have the path read the id with fromProviderState, or arrange it in your states file (--states)`
+  );
 }
 
 /**
@@ -180,7 +221,17 @@ function writeRefusal(interaction: PactInteraction, budget: Budget | undefined):
  * Arranges the states in order, pushing each onto `arranged` as it is made (so the caller tears down whatever
  * was made, whatever happens next). Gives the skip reason of the first state the target cannot provide.
  */
-async function arrangeStates(target: PactProvider, states: ReturnType<typeof resolveStates>, arranged: Arranged[]): Promise<string | undefined> {
+async function arrangeStates(
+  target: PactProvider,
+  states: ReturnType<typeof resolveStates>,
+  session: ArrangeSession,
+  arranged: Arranged[],
+): Promise<string | undefined> {
+  if (states.length === 0 && target.withoutState) {
+    const result = await target.withoutState(session);
+    if (result && isUnavailable(result)) return result.skip;
+    if (result) arranged.push(result);
+  }
   for (const state of states) {
     const arrange = target.states[state.entry.name];
     if (!arrange) {
@@ -188,7 +239,7 @@ async function arrangeStates(target: PactProvider, states: ReturnType<typeof res
         `No way to arrange the provider state "${state.entry.name}" on the ${target.name}. Fix: add it to the state table of this API (contracts/<api>/providerStates.ts).`,
       );
     }
-    const result = await arrange(state.params);
+    const result = await arrange(state.params, session);
     if (isUnavailable(result)) return `state "${state.entry.name}": ${result.skip}`;
     arranged.push(result);
   }
@@ -206,11 +257,15 @@ function credentialFilter(
   headers: Record<string, string>,
   withoutUserAgent: boolean,
   budget: Budget | undefined,
+  sendsTo: PactProvider['sendsTo'],
 ): { requestFilter: (req: FilterRequest, res: ServerResponse, next: () => void) => void; throwIfRefused(): void; answered(): Answered | undefined } {
   let refused: LiveBudgetSpentError | undefined;
   let answered: Answered | undefined;
   const requestFilter = (req: FilterRequest, res: ServerResponse, next: () => void) => {
     if (!req.url.startsWith(STATE_SETUP_PATH)) {
+      const [path = '', query] = req.url.split(/\?(.*)/s);
+      const mapped = sendsTo?.(path);
+      if (mapped) req.url = query === undefined ? mapped.path : `${mapped.path}?${query}`;
       answered = keepAnswer(req, res);
       try {
         budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);

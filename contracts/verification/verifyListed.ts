@@ -13,6 +13,7 @@ import { pactPath, readPact, type PactDocument, type PactInteraction, type PactM
 import type { PactProvider } from './pactProvider.ts';
 import type { RecordedProvider } from './recordedProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
+import { PROVIDER_NOTE } from '../../src/reporters/pactVerifyConsole.ts';
 
 // Pact's Verifier and the recording machinery load when an interaction is verified, not where Playwright lists the
 // tests: its main process loads declarePactVerification.ts only to list them.
@@ -88,10 +89,13 @@ export async function verifyListed({ names, api, target, options }: Declared, de
       api,
       ...(guard ? { budget: { guard, api } } : {}),
     });
-    if (outcome.status === 'skipped') return outcome;
+    if (outcome.note) record.annotations.push({ type: PROVIDER_NOTE, description: outcome.note });
+    if (outcome.status === 'skipped') return { status: 'skipped', reason: outcome.reason };
     await record.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
     return { status: 'verified' };
   } catch (caught) {
+    const note = interaction && provider.sendsTo?.(interaction.request.path)?.note;
+    if (note) record.annotations.push({ type: PROVIDER_NOTE, description: note });
     return await explainFailure(caught, recorded, interaction!, record);
   } finally {
     const closed = await recorded?.close();

@@ -8,6 +8,7 @@ import { CONTRACT_ROUTES } from '../../src/schemas/contractRoutes.ts';
 import { pathAfterBase } from '../../src/schemas/schemaBreaches.ts';
 import { formatIssues, validate } from '../../src/schemas/validate.ts';
 import type { VerifierMismatch } from './mismatchSummary.ts';
+import type { Arrangement } from './pactProvider.ts';
 
 export interface ProviderAnswer {
   readonly method: string;
@@ -24,8 +25,36 @@ function contractSchema(api: 'store' | 'media', answer: ProviderAnswer): string 
   return below === undefined ? undefined : schemaFor(answer.method, below, answer.status);
 }
 
-/** One or two lines that start with who acts and say why. */
-export function whoActs(api: 'store' | 'media', target: 'twin' | 'live', mismatches: readonly VerifierMismatch[], answer: ProviderAnswer | undefined): string {
+/** What the harness arranged, against what the pact names (PactProvider.arrangement), and the status the pact expects. */
+export interface ArrangedFor extends Arrangement {
+  readonly expectedStatus: number;
+}
+
+/** Refusals an arrangement can cause: the wrong store or token (401, 403); a 404 where the pact names two stores. */
+function arrangementCould(status: number, arrangement: ArrangedFor): boolean {
+  if (status === arrangement.expectedStatus) return false;
+  return status === 401 || status === 403 || (status === 404 && arrangement.differs !== undefined);
+}
+
+/**
+ * One or two lines that start with who acts and say why. The consumer is named only where the answer keeps the
+ * contract and what the harness arranged is what the pact names: a refusal the arrangement could have caused says
+ * what was arranged, what the pact names, and the fix.
+ */
+export function whoActs(
+  api: 'store' | 'media',
+  target: 'twin' | 'live',
+  mismatches: readonly VerifierMismatch[],
+  answer: ProviderAnswer | undefined,
+  arrangement?: ArrangedFor,
+): string {
+  if (answer && arrangement && arrangementCould(answer.status, arrangement)) {
+    if (arrangement.differs)
+      return `Who acts: the consumer, whose pact names two things at once: ${arrangement.differs}. The harness arranged ${arrangement.arranged}, and the provider answered ${answer.status}. Fix: make the state and the path name the same store (or have the path read it with fromProviderState).`;
+    return target === 'twin'
+      ? `Who acts: the harness. It arranged ${arrangement.arranged}, as the pact names it, and the twin refused the request with ${answer.status}: not the consumer's to fix; report it with this pact.`
+      : `Who acts: whoever set up the live target. The harness sent the request for ${arrangement.arranged}, and the provider refused it with ${answer.status}: check the credentials and the store (npx api-contract-harness doctor), not the consumer test.`;
+  }
   const schema = answer ? contractSchema(api, answer) : undefined;
   if (answer && schema && answer.body !== undefined) {
     const { valid, errors } = validate(schema, answer.body);

@@ -4,7 +4,7 @@
  * own output and every test's go to the log beside the reports; the whole report stays in JUnit and Allure.
  */
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { PactVerifyConsole, type PactVerifyConsoleOptions } from './pactVerifyConsole.ts';
+import { PactVerifyConsole, PROVIDER_NOTE, type PactVerifyConsoleOptions } from './pactVerifyConsole.ts';
 
 export default class PactVerifyReporter implements Reporter {
   readonly #console: PactVerifyConsole;
@@ -37,6 +37,7 @@ export default class PactVerifyReporter implements Reporter {
     const annotation = (type: string) => test.annotations.find((a) => a.type === type)?.description;
     const reason = annotation('skip');
     const where = annotation('pact interaction');
+    const note = annotation(PROVIDER_NOTE);
     const failure = result.errors[0]?.message;
     this.#console.verdict({
       pact: test.parent.title,
@@ -45,6 +46,7 @@ export default class PactVerifyReporter implements Reporter {
       message: test.annotations.some((a) => a.type === 'pact message'),
       ...(reason ? { reason } : {}),
       ...(where ? { where } : {}),
+      ...(note ? { note } : {}),
       ...(failure ? { failure } : {}),
     });
   }

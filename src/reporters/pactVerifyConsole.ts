@@ -12,6 +12,9 @@ import { callerDir, reportsDir } from '../config/env.ts';
 /** At most this many lines of one failure's message; the rest is in the report. */
 const MAX_FAILURE_LINES = 24;
 
+/** The annotation that says once, on the interaction's line, where its request went when not where the pact writes. */
+export const PROVIDER_NOTE = 'sent to';
+
 /** One interaction's verdict, as the console tells it. */
 export interface InteractionLine {
   /** The pact's title (`consumer → provider`). */
@@ -26,6 +29,8 @@ export interface InteractionLine {
   readonly where?: string;
   /** Whether it is a message interaction. */
   readonly message?: boolean;
+  /** Said once after the name: where the request went, when not where the pact writes (a live store id mapped). */
+  readonly note?: string;
 }
 
 export interface PactVerifyConsoleOptions {
@@ -60,7 +65,7 @@ export class PactVerifyConsole {
   }
 
   verdict(line: InteractionLine): void {
-    const name = `${line.pact} › ${line.description}`;
+    const name = `${line.pact} › ${line.description}${line.note ? ` (${line.note})` : ''}`;
     if (line.status === 'passed') {
       this.counts.verified++;
       this.#print(`  ✓ ${name}`);

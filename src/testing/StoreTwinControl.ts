@@ -10,7 +10,10 @@ import { VirtualClock, type Clock } from '../clock/Clock.ts';
 import type { DeliveryRecord } from '../twins/store/webhookOutbox.ts';
 
 export interface TwinStoreInfo {
+  /** The id its paths show. */
   storeId: number;
+  /** The handle of /__twin/stores/{controlId}/…: the id, but for a store made under another store's id (`storeId` asked). */
+  controlId: number;
   token: string;
   appSecret: string;
   baseUrl: string;
@@ -34,6 +37,11 @@ export interface TwinWebhook {
 }
 
 export interface CreateStoreOptions {
+  /**
+   * The id its paths show (a pact's literal store id): the store is built under it, its records numbered as the
+   * seeded store of that id has them, and served only to its own token where another store has the id.
+   */
+  storeId?: number;
   preset?: 'multi-language' | 'single-language';
   languages?: string[];
   mainLanguage?: string;

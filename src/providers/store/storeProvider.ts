@@ -94,8 +94,9 @@ export function twinStoreProvider(config: Pick<TwinStoreConfig, 'twinUrl' | 'use
     allowWrites: true,
     control,
     openStore: async (arrange = {}) => {
-      const info = await control.createStore({ preset: 'multi-language', clock: 'virtual', ...arrange });
-      const clock = new TwinLinkedClock(control, info.storeId, info.now);
+      // Under a given id the twin builds the seeded store's preset unless one is asked.
+      const info = await control.createStore({ ...(arrange.storeId === undefined ? { preset: 'multi-language' } : {}), clock: 'virtual', ...arrange });
+      const clock = new TwinLinkedClock(control, info.controlId, info.now);
       const base = { baseUrl: info.baseUrl, token: info.token, userAgent, clock, secrets: [info.token], reaches: 'twin' as const };
       return {
         baseUrl: info.baseUrl,
@@ -106,7 +107,7 @@ export function twinStoreProvider(config: Pick<TwinStoreConfig, 'twinUrl' | 'use
         clock,
         client: (choices = {}) => makeClient(base, options.onExchange, choices),
         twin: { info, control, clock },
-        close: () => control.deleteStore(info.storeId).catch(() => undefined),
+        close: () => control.deleteStore(info.controlId).catch(() => undefined),
       };
     },
   };

@@ -34,7 +34,8 @@ const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
  */
 export async function handleApiRequest(req: IncomingMessage, res: ServerResponse, target: RequestTarget, deps: ApiPipelineDeps): Promise<void> {
   const [version, storeSegment, ...resource] = target.segments;
-  const store = deps.twin.find(storeSegment);
+  // The path's store, as this request's token sees it: a copy under a seeded store's id answers only its own tokens.
+  const store = deps.twin.serving(storeSegment, readToken(req.headers));
   const headers: Record<string, string> = { 'X-Main-Language': store?.mainLanguage ?? DEFAULT_MAIN_LANGUAGE };
   let response: TwinResponse;
   try {

@@ -5,7 +5,7 @@ import { declaresBody, isJsonObject, MAX_BODY_BYTES, parseJson, readBody } from 
 import type { RequestTarget } from '../serving/requestTarget.ts';
 import { jsonResponse, writeResponse, type TwinResponse } from './responses.ts';
 import { Router, type RouteDefinition } from './router.ts';
-import { STORE_PRESETS, type StoreBlueprint, type StorePresetName } from './seed.ts';
+import { SEEDED_STORES, STORE_PRESETS, type StoreBlueprint, type StorePresetName } from './seed.ts';
 import { FAULT_STATUSES, type FaultStatus, type StoreState } from './storeState.ts';
 import { LATEST_TIMESTAMP_MS } from './timestamps.ts';
 import type { CreatedStoreOptions, TwinState } from './twinState.ts';
@@ -17,6 +17,8 @@ import { installControlRoutes } from './install/installControl.ts';
 export const CONTROL_PREFIX = '__twin';
 
 const MAX_PRODUCTS = 20_000;
+/** Record ids are the store id times a million plus a count (storeState.ts): this keeps them safe integers. */
+const MAX_STORE_ID = 9_000_000;
 const MAX_FAULT_COUNT = 1_000;
 const MAX_LANGUAGES = 10;
 const LANGUAGE_CODE = /^[a-z]{2}$/;
@@ -42,6 +44,7 @@ function baseUrlOf(origin: string, store: StoreState): string {
 function describeStore(origin: string, store: StoreState): Record<string, unknown> {
   return {
     storeId: store.id,
+    controlId: store.controlId,
     token: store.tokens[0],
     tokens: [...store.tokens],
     appSecret: store.appSecret,
@@ -69,7 +72,13 @@ function clockReading(store: StoreState): { now: number; iso: string } {
  * in field order, so the first bad field's message wins, and each default reads the one before (mainLanguage from languages, both from the preset).
  */
 function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint: StoreBlueprint; options: CreatedStoreOptions } {
-  const preset = body['preset'] ?? 'multi-language';
+  // A pact's literal store id: the store is built under it, as the seeded store of that id is unless the body says otherwise.
+  const storeId = body['storeId'];
+  if (storeId !== undefined && (typeof storeId !== 'number' || !Number.isInteger(storeId) || storeId < 1 || storeId > MAX_STORE_ID)) {
+    throw new ControlError(400, `twin: storeId must be a whole number from 1 to ${MAX_STORE_ID}, e.g. {"storeId":100001}; omit it for a new id`);
+  }
+  // Built from the seeded store's preset, so a copy under its id holds the same records under the same ids.
+  const preset = body['preset'] ?? SEEDED_STORES.find((seeded) => seeded.id === storeId)?.preset ?? 'multi-language';
   if (preset !== 'multi-language' && preset !== 'single-language') {
     throw new ControlError(400, 'twin: preset must be "multi-language" or "single-language"; omit it for "multi-language"');
   }
@@ -129,7 +138,10 @@ function readStoreRequest(body: Readonly<Record<string, unknown>>): { blueprint:
       `twin: plan must be one of ${Object.keys(STORE_PLANS).join(', ')} (plus multiplies the bucket by ${STORE_PLANS.plus}); omit it for standard`,
     );
   }
-  return { blueprint: { ...base, languages, mainLanguage, products, categoryTree }, options: { clockMode: clock, metered, plan } };
+  return {
+    blueprint: { ...base, languages, mainLanguage, products, categoryTree },
+    options: { clockMode: clock, metered, plan, ...(typeof storeId === 'number' ? { storeId } : {}) },
+  };
 }
 
 function readFault(body: Readonly<Record<string, unknown>>): { status: FaultStatus; count: number; retryAfterMs: number | undefined } {
@@ -170,8 +182,8 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
       POST: ({ twin, body, origin }) => {
         const { blueprint, options } = readStoreRequest(body);
         const store = twin.create(blueprint, options);
-        const { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, plan, now } = describeStore(origin, store);
-        return jsonResponse(201, { storeId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, plan, now });
+        const { storeId, controlId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, plan, now } = describeStore(origin, store);
+        return jsonResponse(201, { storeId, controlId, token, appSecret, baseUrl, languages, mainLanguage, clock, metered, plan, now });
       },
     },
   },
@@ -180,7 +192,7 @@ const controlRoutes: readonly RouteDefinition<ControlContext>[] = [
     methods: {
       GET: ({ twin, origin }, params) => jsonResponse(200, describeStore(origin, storeOr404(twin, params['id']))),
       DELETE: ({ twin }, params) => {
-        twin.delete(storeOr404(twin, params['id']).id);
+        twin.delete(storeOr404(twin, params['id']).controlId);
         return { status: 204 };
       },
     },

@@ -33,6 +33,7 @@ export const STORE_PRESETS: Readonly<Record<StorePresetName, StoreBlueprint>> = 
 
 export interface SeededStore extends StoreBlueprint {
   readonly id: number;
+  readonly preset: StorePresetName;
   readonly token: string;
   readonly appSecret: string;
 }
@@ -46,7 +47,7 @@ export function appSecretOf(storeId: number): string {
 }
 
 function seeded(id: number, preset: StorePresetName): SeededStore {
-  return { id, token: tokenOf(id), appSecret: appSecretOf(id), ...STORE_PRESETS[preset] };
+  return { id, preset, token: tokenOf(id), appSecret: appSecretOf(id), ...STORE_PRESETS[preset] };
 }
 
 /** The stores present at start and after a reset. */

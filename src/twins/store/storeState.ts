@@ -27,7 +27,13 @@ export interface InjectedFault {
 
 /** Who a store is: fixed when it is built. */
 export interface StoreProfile {
+  /** The id the API's paths and bodies show. */
   readonly id: number;
+  /**
+   * The control API's handle: the id itself, except for a store made under an id another store already
+   * answers to (a pact's literal store id), which is served only to its own tokens.
+   */
+  readonly controlId: number;
   readonly name: LocalizedText;
   readonly languages: readonly string[];
   readonly mainLanguage: string;
@@ -58,6 +64,7 @@ function idBaseOf(storeId: number): number {
  */
 export class StoreState {
   readonly id: number;
+  readonly controlId: number;
   readonly name: LocalizedText;
   readonly languages: readonly string[];
   readonly mainLanguage: string;
@@ -86,6 +93,7 @@ export class StoreState {
 
   constructor(profile: StoreProfile, outbox: WebhookOutbox) {
     this.id = profile.id;
+    this.controlId = profile.controlId;
     this.name = profile.name;
     this.languages = profile.languages;
     this.mainLanguage = profile.mainLanguage;
@@ -125,7 +133,8 @@ export class StoreState {
 
   /** Another token for the same store, with its own bucket. */
   addToken(): string {
-    const token = `twin-token-${this.id}-${this.#tokens.length + 1}`;
+    // After the first token, which is unique in the twin (a store under another's id has its own).
+    const token = `${this.#tokens[0] ?? `twin-token-${this.controlId}`}-${this.#tokens.length + 1}`;
     this.#tokens.push(token);
     return token;
   }

@@ -36,6 +36,12 @@ export interface CreatedStoreOptions {
   readonly metered: boolean;
   /** The bucket's plan (StoreProfile.plan); standard when omitted. */
   readonly plan?: StorePlan | undefined;
+  /**
+   * The id its paths show: a new one when omitted. Given (a pact's literal store id), the store is built under
+   * that id, its records numbered from it as the seeded store of that id has them, and, where another store
+   * already answers to the id, it is served only to its own tokens: an isolated copy, its own controlId for the control API.
+   */
+  readonly storeId?: number | undefined;
 }
 
 /** Every store of one running twin: the seeded ones and those created through the control API. */
@@ -44,6 +50,7 @@ export class TwinState {
   readonly #deliverySignal: AbortSignal;
   readonly #twinBreak: StoreTwinBreak | undefined;
   readonly #seededPlan: StorePlan;
+  /** By controlId, the control API's handle (StoreProfile.controlId). */
   readonly #stores = new Map<number, StoreState>();
   /** The install flow (install/): registered apps, codes, the token each app holds on each store. */
   readonly apps = new AppRegistry();
@@ -65,14 +72,31 @@ export class TwinState {
     this.apps.reset();
     this.installs.reset();
     for (const seeded of SEEDED_STORES) {
-      this.#stores.set(seeded.id, this.#build(seeded.id, seeded, { clockMode: this.clockMode, metered: true, plan: this.#seededPlan }, true));
+      const ids = { id: seeded.id, controlId: seeded.id };
+      this.#stores.set(seeded.id, this.#build(ids, seeded, { clockMode: this.clockMode, metered: true, plan: this.#seededPlan }, true));
     }
   }
 
-  /** The store a path segment names, if it is a store id of this twin. */
+  /** The store a control handle names (its controlId: the store's id, but for an isolated copy under another's id). */
   find(segment: string | undefined): StoreState | undefined {
     const id = parseNumericId(segment);
     return id === undefined ? undefined : this.#stores.get(id);
+  }
+
+  /**
+   * The store an API path's id names for this token: of the stores under that id, the one the token opens; else the
+   * store whose controlId is the id (which then refuses the token, store.auth.token-scoped-to-store); else any under it.
+   */
+  serving(segment: string | undefined, token: string | undefined): StoreState | undefined {
+    const id = parseNumericId(segment);
+    if (id === undefined) return undefined;
+    let first: StoreState | undefined;
+    for (const store of this.#stores.values()) {
+      if (store.id !== id) continue;
+      if (token !== undefined && store.hasToken(token)) return store;
+      first ??= store;
+    }
+    return this.#stores.get(id) ?? first;
   }
 
   list(): StoreState[] {
@@ -80,10 +104,10 @@ export class TwinState {
   }
 
   create(blueprint: StoreBlueprint, options: CreatedStoreOptions): StoreState {
-    const id = this.#nextCreatedId;
+    const controlId = this.#nextCreatedId;
     this.#nextCreatedId += 1;
-    const store = this.#build(id, blueprint, options, false);
-    this.#stores.set(id, store);
+    const store = this.#build({ id: options.storeId ?? controlId, controlId }, blueprint, options, false);
+    this.#stores.set(controlId, store);
     return store;
   }
 
@@ -91,15 +115,22 @@ export class TwinState {
     return this.#stores.delete(id);
   }
 
-  #build(id: number, blueprint: StoreBlueprint, { clockMode, metered, plan = 'standard' }: CreatedStoreOptions, seeded: boolean): StoreState {
+  #build(
+    { id, controlId }: { id: number; controlId: number },
+    blueprint: StoreBlueprint,
+    { clockMode, metered, plan = 'standard' }: CreatedStoreOptions,
+    seeded: boolean,
+  ): StoreState {
     const clock: Clock = clockMode === 'virtual' ? new VirtualClock(VIRTUAL_CLOCK_START_MS) : systemClock;
     const store = new StoreState(
       {
         id,
+        controlId,
         name: storeName(id, blueprint.languages),
         languages: [...blueprint.languages],
         mainLanguage: blueprint.mainLanguage,
-        token: tokenOf(id),
+        // Unique in the twin: a store under another's id has a token of its own.
+        token: id === controlId ? tokenOf(id) : `${tokenOf(id)}-copy-${controlId}`,
         appSecret: appSecretOf(id),
         clockMode,
         clock,

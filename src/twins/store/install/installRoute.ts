@@ -75,7 +75,8 @@ async function consent(req: IncomingMessage, method: string, appSegment: string 
     await discardBody(req);
     return refusal(404, 'Not Found', `No app ${appSegment ?? ''} is registered on this twin; GET /__twin/apps lists them.`);
   }
-  const stores = twin.list();
+  // An owner picks among the stores the twin serves under their own ids; a pact's copy under another's id is not one.
+  const stores = twin.list().filter((store) => store.controlId === store.id);
   if (method !== 'POST') {
     return { status: 200, html: renderConsentPage(app, stores, query.get('state') ?? undefined, parseNumericId(query.get('store_id') ?? undefined)) };
   }

@@ -38,7 +38,7 @@ export class Installs {
   /** The store owner approved: a code the app exchanges once, before CODE_LIFETIME_MS has passed on the store's clock. */
   approve(app: TwinApp, store: StoreState): string {
     const code = randomBytes(16).toString('hex');
-    this.#codes.set(code, { appId: app.id, storeId: store.id, issuedAt: store.clock.now(), used: false });
+    this.#codes.set(code, { appId: app.id, storeId: store.controlId, issuedAt: store.clock.now(), used: false });
     if (this.#codes.size > MAX_CODES) this.#codes.delete(this.#codes.keys().next().value!);
     return code;
   }
@@ -79,5 +79,5 @@ export class Installs {
 }
 
 function keyOf(app: TwinApp, store: StoreState): string {
-  return `${app.id}:${store.id}`;
+  return `${app.id}:${store.controlId}`;
 }
