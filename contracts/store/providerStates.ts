@@ -38,7 +38,10 @@ export const STORE_STATES = {
   codeApproved: 'the owner of store {storeId} approved an install: an app has a code to exchange',
 } as const;
 
-const STORE_ID = { storeId: 'given: the store arranged; the path reads it with fromProviderState' };
+const STORE_ID = {
+  storeId:
+    "the store's id as the pact names it (in the state, or its literal path): on the twin a copy of that store, its seeded records under their ids; given when the pact names none (the path reads it with fromProviderState)",
+};
 const WRITES = 'without STORE_ALLOW_WRITES=1 (it writes to the real store)';
 
 export const STORE_VOCABULARY: readonly StateEntry[] = [
@@ -66,10 +69,14 @@ export const STORE_VOCABULARY: readonly StateEntry[] = [
   },
   {
     name: STORE_STATES.hasProduct,
-    params: { ...STORE_ID, productId: "given: that product's id when the store has it, else the first product's (use fromProviderState)" },
+    params: {
+      ...STORE_ID,
+      productId:
+        "given: that product's id when the store has it or the literal path names it (not verified where the store lacks it), else the first product's (use fromProviderState)",
+    },
     twin: 'a fresh store with its seed catalogue; {productId} is the first product unless the store holds the one named',
     live: 'reads product {productId}, else the first product',
-    skippedOnLive: 'when the store has no product',
+    skippedOnLive: 'when the store has no product, or not the one the literal path names',
   },
   {
     name: STORE_STATES.hasProductNamed,
@@ -94,10 +101,10 @@ export const STORE_VOCABULARY: readonly StateEntry[] = [
   },
   {
     name: STORE_STATES.hasCategory,
-    params: { ...STORE_ID, categoryId: "given: a category's id (the first one)" },
+    params: { ...STORE_ID, categoryId: "given: the category the literal path names (not verified where the store lacks it), else the first one's" },
     twin: 'a fresh store with its seed category tree',
-    live: 'reads the first category',
-    skippedOnLive: 'when the store has no category',
+    live: 'reads the category the literal path names, else the first one',
+    skippedOnLive: 'when the store has no category, or not the one the literal path names',
   },
   {
     name: STORE_STATES.hasCategoryTree,
