@@ -12,6 +12,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { oneMemberWrong } from './lib/oneMemberWrong.ts';
 import { processEnv } from '../src/config/env.ts';
 import { NEEDED_NODE, olderThanNeeded } from '../src/config/nodeVersion.ts';
 import { writeCheckReport } from './summarize.ts';
@@ -25,6 +26,8 @@ const EXAMPLES = [
 const COMMITTED_PACTS = resolve('examples/pacts');
 /** Pacts of the other versions Pact's verifier reads, written by hand from Pact's specification (one passing, one failing interaction each). */
 const VERSION_PACTS = resolve('tests/fixtures/pacts/versions');
+/** Pacts as each Pact tool writes them, against the team's sandbox (literal ids, states in words, none): each must verify as written. */
+const TOOL_PACTS = resolve('tests/fixtures/pacts/tools');
 /** The one-wrong-field case's console must stay this short (it was thousands of lines). */
 const MAX_FAILURE_CONSOLE_LINES = 40;
 
@@ -234,7 +237,10 @@ function main(argv: readonly string[]): number {
       return `install size ${mb(all - pin)} with every dependency (${mb(all)} with the team's node@24 pin)`;
     });
   }
-  if (installed) pactVersionSteps(installed);
+  if (installed) {
+    pactVersionSteps(installed);
+    toolPactSteps(installed);
+  }
   return finish(scratch);
 }
 
@@ -313,6 +319,58 @@ function pactVersionSteps(dir: string): void {
       return /\d+ verified, \d+ failed, \d+ not verified/.exec(output)?.[0] ?? '';
     });
   }
+}
+
+/**
+ * The pacts each Pact tool writes (pact-jvm, pact-python, pact-go, pact-js 9 and 13, PactNet, the V1.1 example), with
+ * literal ids, states in words and without: every interaction verified as written; then a copy of each with one
+ * member wrong: that interaction fails with the short account, every other one still verified.
+ */
+function toolPactSteps(dir: string): void {
+  const files = readdirSync(TOOL_PACTS).filter((file) => file.endsWith('.json'));
+  cpSync(TOOL_PACTS, join(dir, 'tool-pacts'), { recursive: true });
+  const interactions = files.reduce(
+    (sum, file) => sum + (JSON.parse(readFileSync(join(TOOL_PACTS, file), 'utf8')) as { interactions: unknown[] }).interactions.length,
+    0,
+  );
+  step(
+    `tool pacts: ${files.length} pacts as each Pact tool writes them, verified as written (npx api-contract-harness pact-verify --pact ./tool-pacts)`,
+    () => {
+      const result = run('npx', ['--no-install', 'api-contract-harness', 'pact-verify', '--pact', './tool-pacts', '--out', 'reports/tool-pacts'], dir);
+      expectExit(result, 0, 'pact-verify on the tool pacts');
+      const counts = `${interactions} verified, 0 failed, 0 not verified`;
+      if (!result.output.includes(counts)) throw new Error(`the console does not say "${counts}":\n${result.output}`);
+      return counts;
+    },
+  );
+  const wrongDir = join(dir, 'tool-pacts-wrong');
+  mkdirSync(wrongDir, { recursive: true });
+  const changed = files.map((file) => {
+    const pact = JSON.parse(readFileSync(join(TOOL_PACTS, file), 'utf8')) as Parameters<typeof oneMemberWrong>[0];
+    const wrong = oneMemberWrong(pact);
+    writeFileSync(join(wrongDir, file), JSON.stringify(pact, null, 2));
+    return wrong;
+  });
+  step(`tool pacts: a copy of each with one member wrong fails that interaction alone, with the short account (--pact ./tool-pacts-wrong)`, () => {
+    const result = run(
+      'npx',
+      ['--no-install', 'api-contract-harness', 'pact-verify', '--pact', './tool-pacts-wrong', '--out', 'reports/tool-pacts-wrong'],
+      dir,
+    );
+    expectExit(result, 1, 'pact-verify on the one-member-wrong copies');
+    const counts = `${interactions - files.length} verified, ${files.length} failed, 0 not verified`;
+    if (!result.output.includes(counts)) throw new Error(`the console does not say "${counts}":\n${result.output}`);
+    for (const { description, member } of changed) {
+      const failed = result.output.split('\n').findIndex((line) => line.includes('✘') && line.includes(`› ${description}`));
+      const account = result.output
+        .split('\n')
+        .slice(failed, failed + 12)
+        .join('\n');
+      if (failed < 0 || !account.includes('Who acts:'))
+        throw new Error(`"${description}" (${member} made wrong) did not fail with the short account:\n${result.output}`);
+    }
+    return counts;
+  });
 }
 
 // --- end of the Pact versions and message pacts steps ----------------------------------------------------------------
