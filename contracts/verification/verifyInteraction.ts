@@ -134,7 +134,8 @@ export async function verifyInteraction(options: {
     const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
     const filter = credentialFilter(headers, withoutUserAgent, budget, target.sendsTo);
     const arrangement = target.arrangement?.(session, values);
-    const note = target.sendsTo?.(interaction.request.path)?.note;
+    // A path a generator makes is the arranged store's already; only a literal one is sent elsewhere.
+    const note = session.literalPath === undefined ? undefined : target.sendsTo?.(session.literalPath)?.note;
 
     const verdict = await runVerifier(
       { pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter, api: options.api ?? 'store', arrangement },

@@ -10,7 +10,7 @@ import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import { pactPath, readPact, type PactDocument, type PactInteraction, type PactMessage, type PactNames } from './pactFile.ts';
-import type { PactProvider } from './pactProvider.ts';
+import { arrangeSession, type PactProvider } from './pactProvider.ts';
 import type { RecordedProvider } from './recordedProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
 import { PROVIDER_NOTE } from '../../src/reporters/pactVerifyConsole.ts';
@@ -94,7 +94,8 @@ export async function verifyListed({ names, api, target, options }: Declared, de
     await record.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
     return { status: 'verified' };
   } catch (caught) {
-    const note = interaction && provider.sendsTo?.(interaction.request.path)?.note;
+    const literal = arrangeSession(interaction!).literalPath;
+    const note = literal === undefined ? undefined : provider.sendsTo?.(literal)?.note;
     if (note) record.annotations.push({ type: PROVIDER_NOTE, description: note });
     return await explainFailure(caught, recorded, interaction!, record);
   } finally {
