@@ -277,6 +277,17 @@ const rules = [
     text: 'Error objects carry title, detail, code and status (strings); 404 is "Record not found".',
   },
   {
+    id: 'media.jsonapi.unsupported-query-400',
+    section: 'Errors (JSON:API error objects)',
+    // JSON:API 1.0, which the contract adopts: "If a server is unable to identify a relationship path or does not
+    // support inclusion of resources from a path, it MUST respond with 400 Bad Request"; "If the server does not
+    // support sorting as specified in the query parameter sort, it MUST return 400 Bad Request". The codes and
+    // titles the real service answers are field notes (media.errors.bad-query-400).
+    source: 'contract',
+    needs: 'any',
+    text: 'An include path the server cannot identify, and a sort it does not support, answer 400 Bad Request with a JSON:API error document.',
+  },
+  {
     id: 'media.errors.bad-query-400',
     section: 'Errors (JSON:API error objects)',
     source: 'field-notes',

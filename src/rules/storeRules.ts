@@ -96,6 +96,15 @@ const rules = [
     text: 'The access token is accepted in the header Authentication with the value "bearer <ACCESS_TOKEN>".',
   },
   {
+    id: 'store.auth.token-validated',
+    section: 'Authentication',
+    // OAuth 2, which the contract adopts: "The resource server MUST validate the access token" (RFC 6749 section 7).
+    // The substance is contract; the status and body the real service answers are field notes (the rule below).
+    source: 'contract',
+    needs: 'any',
+    text: 'The access token is validated on every request (OAuth 2, RFC 6749 section 7): a token the store did not issue, or none, is refused with a 4xx other than 429, also after a right token was used.',
+  },
+  {
     id: 'store.auth.missing-or-invalid-token-401',
     section: 'Authentication',
     source: 'field-notes',

@@ -43,6 +43,18 @@ test(
 );
 
 test(
+  ...verifies('media.jsonapi.unsupported-query-400', 'an include path and a sort the server does not have', async ({ media, rule }) => {
+    // JSON:API's MUST is the status and an error document; which code and title: media.errors.bad-query-400.
+    const queries: Record<string, string>[] = [{ include: 'notARelationship' }, { sort: 'notAnAttribute' }];
+    for (const query of queries) {
+      const res = await media.anonymous.send({ method: 'GET', path: '/anime', query, retry: false });
+      expect(res.status, says(rule, `GET /anime?${new URLSearchParams(query).toString()} must answer 400 Bad Request, got ${res.status}`)).toBe(400);
+      expect(errorsOf(res, rule).length, says(rule, 'the 400 carries a JSON:API error document (an errors array)')).toBeGreaterThan(0);
+    }
+  }),
+);
+
+test(
   ...verifies('media.errors.bad-query-400', 'filter, include, sort and id', async ({ media, rule }) => {
     const cases = [
       { path: '/anime', query: { 'filter[foo_bar]': '1' }, title: 'Filter not allowed', code: '102' },

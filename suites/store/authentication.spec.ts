@@ -24,6 +24,31 @@ test(
   }),
 );
 
+/** Tokens the store never issued, shaped like one; none is derived from the real token, so none leaks it. */
+const WRONG_TOKENS: Readonly<Record<string, string | null>> = {
+  'a token the store never issued': 'bearer not-a-real-token',
+  'a token of the same length and alphabet, never issued': `bearer ${'0a1b2c3d4e5f'.repeat(6).slice(0, 40)}`,
+  'no token at all': null,
+};
+
+test(
+  ...verifies('store.auth.token-validated', 'a wrong or missing token is refused, also once a right one was used', async ({ store, rule }) => {
+    // A right token first: a provider that lets a wrong token through once it has seen a right one breaks OAuth 2.
+    expectStatus(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), 200, rule);
+    for (const [what, value] of Object.entries(WRONG_TOKENS)) {
+      const res = await store.send({
+        method: 'GET',
+        path: '/products',
+        query: { per_page: 1 },
+        auth: value === null ? 'none' : { header: 'Authentication', value },
+        retry: false,
+      });
+      const refused = res.status >= 400 && res.status < 500 && res.status !== 429;
+      expect(refused, says(rule, `${what} must be refused with a 4xx other than 429 (the resource server validates the token), got ${res.status}`)).toBe(true);
+    }
+  }),
+);
+
 test(
   ...verifies('store.auth.missing-or-invalid-token-401', 'missing token', async ({ store, rule }) => {
     const res = await store.send({ method: 'GET', path: '/products', auth: 'none', retry: false });

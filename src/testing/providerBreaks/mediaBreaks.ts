@@ -142,6 +142,16 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
     rules: ['media.jsonapi.included'],
     onResponse: (res) => mapDocument(res, (doc) => void delete doc.included),
   },
+  'unsupported-query-answered-200': {
+    breaks: 'an include path or a sort the server does not have is answered 200 with an empty collection, not 400',
+    kind: 'contract',
+    rules: ['media.jsonapi.unsupported-query-400'],
+    onResponse: (res, req) => {
+      const query = queryOf(req.path);
+      if (res.status !== 400 || (!query.has('include') && !query.has('sort'))) return res;
+      return { ...res, status: 200, body: JSON.stringify({ data: [], meta: { count: 0 }, links: {} }) };
+    },
+  },
   'include-ignored': {
     breaks: 'include= is ignored: no included, no relationship data',
     kind: 'contract',

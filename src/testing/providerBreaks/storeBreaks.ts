@@ -524,6 +524,21 @@ export const STORE_BREAKS: Record<string, StoreBreak> = {
       return { ...req, headers: { ...headers, authentication: `bearer twin-token-${pathStore}` } };
     },
   },
+  'wrong-token-accepted-after-right': {
+    breaks: 'a wrong token is accepted once a right one has been used: the provider serves it as the last right token it saw',
+    kind: 'contract',
+    rules: ['store.auth.token-validated'],
+    onRequest: (req, _ctx, memory) => {
+      const sent = req.headers.authentication;
+      if (typeof sent !== 'string') return req;
+      if (/^bearer twin-(token|oauth)-/i.test(sent)) {
+        memory.set('right token', sent);
+        return req;
+      }
+      const right = memory.get('right token');
+      return right ? { ...req, headers: { ...req.headers, authentication: right } } : req;
+    },
+  },
   'path-store-ignored': {
     breaks: "the store id of the path is ignored: every path answers the token's store",
     kind: 'contract',
