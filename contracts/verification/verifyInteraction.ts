@@ -17,6 +17,8 @@ import { writeSingleInteractionPact, type PactDocument, type PactInteraction } f
 import { arrangeSession, isUnavailable, type Arranged, type Arrangement, type ArrangeSession, type PactProvider } from './pactProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
 import { setProcessVariable } from '../../src/config/env.ts';
+import { CONTRACT_ROUTES } from '../../src/schemas/contractRoutes.ts';
+import { refusalInFieldNotesShape } from '../../src/schemas/fieldNotesShapes.ts';
 
 export type VerificationOutcome = ({ readonly status: 'verified'; readonly report: string } | { readonly status: 'skipped'; readonly reason: string }) & {
   /** Said once on the interaction's line: where the request went, when not to the path the pact writes (PactProvider.sendsTo). */
@@ -182,7 +184,7 @@ async function runVerifier(
     const json = error instanceof Error ? error.message : String(error);
     const report = verifierOutput(json);
     const answered = filter.answered();
-    const missing = missingRecord(target, interaction, answered, run.arrangement);
+    const missing = missingRecord(target, interaction, answered, run.arrangement) ?? limitRefusal(run.api, target, answered);
     if (missing) return { status: 'skipped', reason: missing };
     throw new PactMismatchError(
       interaction,
@@ -195,6 +197,15 @@ async function runVerifier(
   }
   filter.throwIfRefused();
   return { status: 'verified', report: output.join('\n') };
+}
+
+/** On a real provider, the answer is a write refused at a sandbox limit, in the shape the field notes quote: not verified. */
+function limitRefusal(api: 'store' | 'media', target: PactProvider, answered: Answered | undefined): string | undefined {
+  const shapes = CONTRACT_ROUTES[api].fieldNotesShapes;
+  if (target.kind !== 'live' || !answered || !shapes) return undefined;
+  return refusalInFieldNotesShape(shapes, [
+    { request: { method: answered.method, url: `http://provider${answered.path}` }, response: { status: answered.status, body: decoded(answered) } },
+  ]);
 }
 
 /**

@@ -8,8 +8,9 @@ import { STORE_CONTRACT } from '../rules/storeContract.ts';
 import { mediaResponseSchema } from './mediaResponseSchema.ts';
 import type { RouteSchemas } from './schemaBreaches.ts';
 import { storeResponseSchema } from './storeResponseSchema.ts';
+import { STORE_FIELD_NOTES_SHAPES } from './fieldNotesShapes.ts';
 
 export const CONTRACT_ROUTES: Readonly<Record<'store' | 'media', RouteSchemas>> = {
-  store: { basePath: new RegExp(`/${STORE_CONTRACT.version}/\\d+`), schemaFor: storeResponseSchema },
+  store: { basePath: new RegExp(`/${STORE_CONTRACT.version}/\\d+`), schemaFor: storeResponseSchema, fieldNotesShapes: STORE_FIELD_NOTES_SHAPES },
   media: { basePath: MEDIA_CONTRACT.edgePrefix, schemaFor: mediaResponseSchema },
 };

@@ -4,12 +4,15 @@
  */
 import type { Exchange } from '../http/Exchange.ts';
 import { formatIssues, validate, type SchemaIssue } from './validate.ts';
+import { fieldNotesShapeOf, type FieldNotesShape } from './fieldNotesShapes.ts';
 
 export interface RouteSchemas {
   /** The path prefix of the API (e.g. /v1/100001, /api/edge, or a pattern such as /v1/\d+); answers elsewhere are not checked. */
   basePath: string | RegExp;
   /** The schema of an answer, from method, the path after basePath and status; undefined: not checked. */
   schemaFor(method: string, path: string, status: number): string | undefined;
+  /** Bodies the field notes quote where the contract names another shape (fieldNotesShapes.ts): a breach says which. */
+  fieldNotesShapes?: readonly FieldNotesShape[];
 }
 
 /** One answer that breaks its route's schema: the schema, its issues, and the whole as one message. */
@@ -18,6 +21,8 @@ export interface SchemaBreach {
   readonly schema: string | undefined;
   readonly issues: readonly SchemaIssue[];
   readonly text: string;
+  /** The body is a shape the field notes quote as the real service's (what they say): on live an observation. */
+  readonly fieldNotes?: string;
 }
 
 export function schemaBreaches(exchanges: readonly Pick<Exchange, 'request' | 'response'>[], routes: RouteSchemas): SchemaBreach[] {
@@ -41,10 +46,12 @@ export function schemaBreachOf({ request, response }: Pick<Exchange, 'request' |
   }
   const result = validate(schema, body);
   if (result.valid) return undefined;
+  const shape = routes.fieldNotesShapes ? fieldNotesShapeOf(routes.fieldNotesShapes, response.status, body) : undefined;
   return {
     schema,
     issues: result.errors,
     text: `${request.method} ${url.pathname}${url.search} (${response.status}) breaks ${schema}:\n${formatIssues(result.errors)}`,
+    ...(shape ? { fieldNotes: shape.says } : {}),
   };
 }
 

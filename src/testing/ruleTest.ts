@@ -24,6 +24,11 @@ export interface RuleContext {
   tokenVariable?: string;
   /** Secrets of this target (tokens): redacted from a failure's message before it reaches a report, whatever the provider echoed. */
   secrets?: readonly string[];
+  /**
+   * Why the test could not do its work on a real provider: a write refused in a shape the field notes quote (a sandbox
+   * at one of its limits, src/schemas/fieldNotesShapes.ts); a test that then fails is not verified, with this reason.
+   */
+  refusedInFieldNotesShape?: () => string | undefined;
 }
 
 /** The annotation of a test that checks several rules and could not verify one of them (its precondition unmet). */
@@ -229,8 +234,12 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
     return;
   }
   const secrets = ctx.secrets ?? [];
+  // A real provider that refused the test's write as the field notes say it does at a limit: not verified, not red.
+  const refused = () => (ctx.target === 'twin' || testInfo.expectedStatus === 'skipped' ? undefined : ctx.refusedInFieldNotesShape?.());
   if (ctx.target === 'twin' || !observedOnLive(rule)) {
     await body().catch((error: unknown) => {
+      const reason = refused();
+      if (reason !== undefined) return skip(`not verified: ${reason}`);
       throw redactedError(error, secrets);
     });
     return;
@@ -240,6 +249,8 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
   } catch (caught) {
     // test.skip() inside the body throws to stop the test: that is a skip, not an observation.
     if (testInfo.expectedStatus === 'skipped') throw caught;
+    const reason = refused();
+    if (reason !== undefined) return skip(`not verified: ${reason}`);
     const error = redactedError(caught, secrets);
     const message = error instanceof Error ? error.message : String(error);
     testInfo.annotations.push(observationAnnotation(rule.id, message));

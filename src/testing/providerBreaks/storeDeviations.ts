@@ -21,6 +21,9 @@ const text = (status: number, body: string, contentType: string, res: ProxiedRes
   body,
 });
 
+/** The request header that marks a category create sent on as a read (category-limit-reached). */
+const LIMIT_MARK = 'x-provider-deviation-was';
+
 /** A single resource of the store: /products/{id}, /categories/{id}, /webhooks/{id}, ... */
 const isSingleResource = (path: string) => /\/v1\/\d+\/[a-z_]+\/[^/]+$/.test(pathOnly(path));
 
@@ -179,5 +182,18 @@ export const STORE_DEVIATIONS: Record<string, ProviderDeviation> = {
             vary: 'Accept-Encoding',
             ...(/^application\/json/.test(headerOf(res, 'content-type') ?? '') ? { 'content-type': 'application/json' } : {}),
           }),
+  },
+  'category-limit-reached': {
+    allows:
+      'the sandbox is at its category limit: a category create is refused with 422 {"code":422,"message":"Unprocessable Entity","description":"Store has reached maximum limit of 5000 allowed categories"}, as the field notes quote; what needs a new category is not verified, and nothing is red',
+    // Sent on as a read of the collection, so nothing is created; its answer becomes the refusal.
+    onRequest: (req) =>
+      req.method === 'POST' && /\/v1\/\d+\/categories$/.test(pathOnly(req.path))
+        ? { ...req, method: 'GET', body: Buffer.alloc(0), headers: { ...req.headers, [LIMIT_MARK]: 'POST' } }
+        : req,
+    onResponse: (res, req) =>
+      req.headers[LIMIT_MARK] === 'POST'
+        ? json(422, { code: 422, message: 'Unprocessable Entity', description: 'Store has reached maximum limit of 5000 allowed categories' }, res)
+        : res,
   },
 };
