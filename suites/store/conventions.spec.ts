@@ -1,5 +1,5 @@
 import { expect, test, verifies } from '../fixtures/storeFixtures.ts';
-import { expectMainLanguage, expectSchema, expectStatus, jsonOf, snakeCaseViolations, ownCategory, uniqueName } from '../fixtures/storeChecks.ts';
+import { expectMainLanguage, expectSchema, expectStatus, jsonOf, listOf, snakeCaseViolations, ownCategory, uniqueName } from '../fixtures/storeChecks.ts';
 import { expectOneOf } from '../fixtures/expectContract.ts';
 import { says } from '../../src/testing/ruleTest.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
@@ -48,9 +48,9 @@ test(
 
 test(
   ...verifies('store.http.head-any-resource', 'HEAD of a collection, a product and a category: GET headers, no body', async ({ store, rule }) => {
-    const products = jsonOf(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), rule) as { id: number }[];
-    const categories = jsonOf(await store.send({ method: 'GET', path: '/categories', query: { per_page: 1 } }), rule) as { id: number }[];
-    const paths = ['/products', `/products/${products[0]!.id}`];
+    const products = listOf<{ id: number }>(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), rule);
+    const categories = listOf<{ id: number }>(await store.send({ method: 'GET', path: '/categories', query: { per_page: 1 } }), rule);
+    const paths = ['/products', ...(products[0] ? [`/products/${products[0].id}`] : [])];
     if (categories[0]) paths.push(`/categories/${categories[0].id}`);
     for (const path of paths) {
       const get = await store.send({ method: 'GET', path });
@@ -161,7 +161,7 @@ test(
 test(
   ...verifies('store.headers.main-language', 'the main language is one of the localized keys', async ({ store, rule }) => {
     const res = await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } });
-    const [product] = jsonOf(res, rule) as { name: Record<string, string> }[];
+    const [product] = listOf<{ name: Record<string, string> }>(res, rule);
     expectSchema(product, 'store/product', rule);
     expectOneOf(res.headers['x-main-language'], Object.keys(product!.name), says(rule, 'X-Main-Language must name a language the store has'));
   }),

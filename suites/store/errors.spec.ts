@@ -1,6 +1,6 @@
 import { expect, test, verifies } from '../fixtures/storeFixtures.ts';
-import { expectSchema, expectStatus, jsonOf, ownCategory } from '../fixtures/storeChecks.ts';
-import { says } from '../../src/testing/ruleTest.ts';
+import { expectSchema, expectStatus, jsonOf, listOf, ownCategory } from '../fixtures/storeChecks.ts';
+import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { ValidationError } from '../../src/clients/store/errors.ts';
 
 // Errors: the statuses and body shapes of the Errors table.
@@ -52,7 +52,8 @@ test(
 
 test(
   ...verifies('store.errors.image-src-blank-422', 'an image with a blank src', async ({ store, rule }) => {
-    const [product] = jsonOf(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), rule) as { id: number }[];
+    const [product] = listOf<{ id: number }>(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), rule);
+    precondition(rule, store.target, product !== undefined, 'at least one product');
     const res = await store.send({ method: 'POST', path: `/products/${product!.id}/images`, json: { src: '' }, retry: false });
     expectStatus(res, 422, rule);
     const body = jsonOf(res, rule) as Record<string, unknown>;
@@ -68,7 +69,8 @@ test(
 // The exact body is what the docs show, not what the contract says: on a real provider a difference is an observation, not a failure.
 test(
   ...verifies('store.errors.field-error-body-exact', 'an image with a blank src answers exactly {"src":["can\'t be blank"]}', async ({ store, rule }) => {
-    const [product] = jsonOf(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), rule) as { id: number }[];
+    const [product] = listOf<{ id: number }>(await store.send({ method: 'GET', path: '/products', query: { per_page: 1 } }), rule);
+    precondition(rule, store.target, product !== undefined, 'at least one product');
     const res = await store.send({ method: 'POST', path: `/products/${product!.id}/images`, json: { src: '' }, retry: false });
     expectStatus(res, 422, rule);
     expect(jsonOf(res, rule), says(rule, 'the documented 422 of an image')).toEqual({ src: ["can't be blank"] });

@@ -1,5 +1,5 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
-import { expectStatus, jsonOf } from '../fixtures/storeChecks.ts';
+import { expectStatus, jsonOf, listOf } from '../fixtures/storeChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
 import type { Rule } from '../../src/rules/Rule.ts';
 
@@ -20,7 +20,7 @@ const IDENTIFYING = ['id', 'name', 'handle', 'parent', 'created_at'] as const;
 async function readsBackWhatTheListingShows(store: StoreUnderTest, rule: Rule, collection: 'categories' | 'products'): Promise<void> {
   const listing = await store.send({ method: 'GET', path: `/${collection}`, query: { per_page: 5 } });
   expectStatus(listing, 200, rule);
-  const items = jsonOf(listing, rule) as Listed[];
+  const items = listOf<Listed>(listing, rule);
   precondition(rule, store.target, Array.isArray(items) && items.length >= 2, `at least 2 ${collection}, to tell one from another`);
   for (const item of [items[0]!, items.at(-1)!]) {
     const res = await store.send({ method: 'GET', path: `/${collection}/${item.id}` });

@@ -1,5 +1,5 @@
 import { expect, test, verifies, type StoreUnderTest } from '../fixtures/storeFixtures.ts';
-import { expectSchema, expectStatus, jsonOf, uniqueName } from '../fixtures/storeChecks.ts';
+import { expectSchema, expectStatus, jsonOf, listOf, uniqueName } from '../fixtures/storeChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import type { Rule } from '../../src/rules/Rule.ts';
@@ -116,8 +116,8 @@ test(
 
 test(
   ...verifies('store.timestamps.format', 'created_at and updated_at of products and categories', async ({ store, rule }) => {
-    const products = jsonOf(await store.send({ method: 'GET', path: '/products', query: { per_page: 10 } }), rule) as ProductBody[];
-    const categories = jsonOf(await store.send({ method: 'GET', path: '/categories', query: { per_page: 10 } }), rule) as ProductBody[];
+    const products = listOf<ProductBody>(await store.send({ method: 'GET', path: '/products', query: { per_page: 10 } }), rule);
+    const categories = listOf<ProductBody>(await store.send({ method: 'GET', path: '/categories', query: { per_page: 10 } }), rule);
     // A single resource answers from another route than its collection: one of each is read on its own too.
     const single = [];
     for (const [path, list] of [

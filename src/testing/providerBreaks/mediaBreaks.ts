@@ -38,6 +38,23 @@ export function resources(doc: JsonApiDoc): Resource[] {
 }
 
 /** A collection document: data is an array and meta.count says how many in all. */
+/** The answer replaced by `instead` where it is a 200 JSON:API document for which `when` holds; else as it is. */
+function mapDocumentOr(
+  res: ProxiedResponse,
+  req: ProxiedRequest,
+  when: (doc: JsonApiDoc) => boolean,
+  instead: { status: number; body: unknown },
+): ProxiedResponse {
+  if (req.method !== 'GET' || res.status !== 200) return res;
+  let doc: JsonApiDoc;
+  try {
+    doc = JSON.parse(res.body) as JsonApiDoc;
+  } catch {
+    return res;
+  }
+  return when(doc) ? { ...res, status: instead.status, body: JSON.stringify(instead.body) } : res;
+}
+
 const isCollection = (doc: JsonApiDoc) => Array.isArray(doc.data) && typeof doc.meta?.count === 'number';
 
 /** Replays anonymous requests as a signed-in user who allows adult content: adult media leak. */
@@ -166,6 +183,32 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
       mapDocument(res, (doc) => {
         if (Array.isArray(doc.included) && doc.included.length > 0) doc.included.push(structuredClone(doc.included[0]));
       }),
+  },
+  // The two below answer everything the other way round; the harness's own code must meet them with verdicts, never a
+  // TypeError of its own (scripts/robustnessCheck.ts runs them).
+  'lists-answered-as-errors': {
+    breaks: 'every collection is answered 400 with a JSON:API error document instead of its data array',
+    kind: 'contract',
+    rules: ['media.jsonapi.document-structure'],
+    onResponse: (res, req) =>
+      mapDocumentOr(res, req, (doc) => Array.isArray(doc.data), {
+        status: 400,
+        body: { errors: [{ status: '400', title: 'Lists are not served today' }] },
+      }),
+  },
+  'errors-answered-as-lists': {
+    breaks: 'every error is answered 200 with an empty collection instead of its status and error document',
+    kind: 'contract',
+    rules: ['media.errors.jsonapi-errors', 'media.errors.hidden-404'],
+    onResponse: (res) =>
+      res.status >= 400 && res.status !== 429
+        ? {
+            ...res,
+            status: 200,
+            headers: { ...res.headers, 'content-type': 'application/vnd.api+json' },
+            body: JSON.stringify({ data: [], meta: { count: 0 }, links: {} }),
+          }
+        : res,
   },
   'fields-ignored': {
     breaks: 'fields[type]= is ignored: every attribute comes back',

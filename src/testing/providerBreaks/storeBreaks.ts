@@ -585,6 +585,23 @@ export const STORE_BREAKS: Record<string, StoreBreak> = {
     breaks: "the provider enforces the contract's bucket (40, 2/s) while its rate headers describe the plus plan's (400, 20/s), on 429s too",
     kind: 'contract',
     rules: ['store.ratelimit.bucket-429', 'store.ratelimit.headers'],
+  // The two below answer everything the other way round; the harness's own code must meet them with verdicts, never a
+  // TypeError of its own (scripts/robustnessCheck.ts runs them).
+  'lists-answered-as-errors': {
+    breaks: 'every collection is answered 400 {"code":400,"message":"Bad Request","description":"…"} instead of its array',
+    kind: 'contract',
+    rules: ['store.products.list', 'store.pagination.collection-is-array'],
+    onResponse: (res, req) =>
+      req.method === 'GET' && res.status === 200 && res.body.trimStart().startsWith('[')
+        ? { ...res, status: 400, body: JSON.stringify({ code: 400, message: 'Bad Request', description: 'Lists are not served today' }) }
+        : res,
+  },
+  'errors-answered-as-lists': {
+    breaks: 'every error (but a 429) is answered 200 [] instead of its status and body',
+    kind: 'contract',
+    rules: ['store.errors.invalid-json-400', 'store.errors.validation-422', 'store.auth.token-validated'],
+    onResponse: (res) => (res.status >= 400 && res.status !== 429 ? { ...res, status: 200, body: '[]' } : res),
+  },
     onResponse: (res, _req, memory) => {
       if (!headerOf(res, 'x-rate-limit-limit')) return res;
       let bucket = enforcedBuckets.get(memory);
