@@ -364,7 +364,15 @@ function liveStoreClient(config: LiveStoreConfig): StoreClient {
  * The store's provider states on a live store: one entry per state, found through the API or skipped with why.
  * One function because it is the state table, entry for entry beside storeTwinTarget's.
  */
-export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
+/** Whose credentials a live target sends (a team's own app, or the harness's), said in the report; absent: the harness's, unremarked. */
+export interface LiveCredentials {
+  /** In words, for the report's provider line and the account of a refusal. */
+  readonly credentials: string;
+  /** The consumer whose own app's token it is: a 403 is then that app's scopes, the consumer's to set up. */
+  readonly team?: string;
+}
+
+export function storeLiveTarget(config: LiveStoreConfig, whose?: LiveCredentials): PactProvider {
   const api = liveStoreClient(config);
   const store: Arranged = { values: { storeId: Number(config.storeId) } };
   const found = (values: Record<string, number>): Arranged => ({ values: { ...store.values, ...values } });
@@ -375,7 +383,7 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
   };
   const configured = literalStoreId(config.storeId);
   return {
-    name: 'live store',
+    name: whose ? `live store, as ${whose.credentials}` : 'live store',
     kind: 'live',
     baseUrl: config.apiUrl,
     vocabulary: STORE_VOCABULARY,
@@ -389,8 +397,9 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
       };
     },
     arrangement: (session) => ({
-      arranged: `the configured store ${config.storeId} (STORE_ID) with the configured token (STORE_TOKEN)`,
+      arranged: whose?.team ? whose.credentials : `the configured store ${config.storeId} (STORE_ID) with the configured token (STORE_TOKEN)`,
       literalRecords: recordsInPath(session.literalPath),
+      ...(whose?.team ? { appOf: whose.team, scopeFor: scopeNeeded } : {}),
     }),
     headers: { [STORE_CONTRACT.tokenHeader]: `${STORE_CONTRACT.tokenScheme} ${config.token}`, 'User-Agent': config.userAgent },
     // The Verifier's request is not paced like the clients': it waits for room, and the pacer counts it until its
@@ -476,6 +485,15 @@ export function storeLiveTarget(config: LiveStoreConfig): PactProvider {
         ),
     }),
   };
+}
+
+/**
+ * The scope a request needs, as the field notes name them (read_products, write_products): the one a team's app
+ * lacks when its token is refused with 403. Products and categories only; other paths: undefined.
+ */
+function scopeNeeded(method: string, path: string): string | undefined {
+  if (!/^\/v1\/\d+\/(products|categories)(\/|$|\?)/.test(path)) return undefined;
+  return ['GET', 'HEAD'].includes(method.toUpperCase()) ? 'read_products' : 'write_products';
 }
 
 /** Why an interaction whose literal path names a record the live store lacks is not verified, and the fix. */

@@ -26,7 +26,7 @@ export function outsideDeclarations(plan: VerificationPlan): (pact: OutsidePact)
     names: { consumer: pact.consumer, provider: pact.provider, dir: dirname(pact.path), path: pact.path },
     api: pact.api,
     target: async () => {
-      const target = apiTarget(pact.api);
+      const target = apiTarget(pact.api, pact.consumer);
       return 'skip' in target ? target : withTeamStates(target, pact.api, await teamStates());
     },
     // An outside consumer's recordings are its own: recordings/<api>/outside/<consumer>/<interaction>.

@@ -24,6 +24,10 @@ export interface Arrangement {
   readonly differs?: string;
   /** The record ids the pact's path names literally (`product 100001000022`): a 404 for one means the store lacks it. */
   readonly literalRecords: readonly string[];
+  /** The consumer whose own app's credentials were sent (STORE_TEAM_SANDBOXES): a 403 is its app's scopes. */
+  readonly appOf?: string;
+  /** The scope a request needs (read_products, write_products), named when the team's app is refused. */
+  readonly scopeFor?: (method: string, path: string) => string | undefined;
 }
 
 /** A state that cannot be arranged on this target, and why: the interaction is skipped with the reason. */

@@ -49,6 +49,10 @@ export function whoActs(
   arrangement?: ArrangedFor,
 ): string {
   if (answer && arrangement && arrangementCould(answer.status, arrangement)) {
+    if (answer.status === 403 && arrangement.appOf) {
+      const scope = arrangement.scopeFor?.(answer.method, answer.path);
+      return `Who acts: the consumer's app setup. The request went as ${arrangement.arranged}, and the provider refused it with 403: ${arrangement.appOf}'s app ${scope ? `was not granted ${scope}, which ${answer.method} ${answer.path} needs` : 'lacks a scope this interaction needs'}. Fix: ask for the scope in the app's settings and install it again on the sandbox store, then update its token in STORE_TEAM_SANDBOXES.`;
+    }
     if (arrangement.differs)
       return `Who acts: the consumer, whose pact names two things at once: ${arrangement.differs}. The harness arranged ${arrangement.arranged}, and the provider answered ${answer.status}. Fix: make the state and the path name the same store (or have the path read it with fromProviderState).`;
     return target === 'twin'

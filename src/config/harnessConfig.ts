@@ -51,6 +51,18 @@ export interface LiveStoreConfig {
   readonly install?: LiveInstallConfig | undefined;
   /** STORE_SECOND_ID and STORE_SECOND_ACCESS_TOKEN: a second sandbox store, which the scope rules need; undefined when unset. */
   readonly secondStore?: LiveSecondStore | undefined;
+  /**
+   * STORE_TEAM_SANDBOXES: per consumer name, the sandbox store and the app token that consumer's integration uses, so
+   * its pact is verified as that team's app (its scopes, its bucket); a consumer without an entry gets the harness's.
+   */
+  readonly teamSandboxes?: Readonly<Record<string, LiveTeamSandbox>> | undefined;
+}
+
+/** One team's sandbox: its store, its app's token (never printed) and, when its app names itself otherwise, its User-Agent. */
+export interface LiveTeamSandbox {
+  readonly storeId: string;
+  readonly token: string;
+  readonly userAgent?: string | undefined;
 }
 
 /** A second allow-listed sandbox store and its token: what a store's token must not reach, and whose path must answer its own data. */
@@ -265,8 +277,55 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
   const storefrontUrl = readStorefrontUrl(env, problems);
   const install = readLiveInstall(env, problems);
   const secondStore = readSecondStore(env, storeId, problems);
+  const teamSandboxes = readTeamSandboxes(env, problems);
   if (!apiUrl || !storeId || !token || !userAgent) return undefined;
-  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl, install, secondStore };
+  return { mode: 'live', apiUrl, storeId, token, userAgent, allowWrites, storefrontUrl, install, secondStore, teamSandboxes };
+}
+
+const TEAM_SANDBOXES_EXAMPLE = '{"store-product-sync": {"storeId": "123456", "token": "<that app\'s token>", "userAgent": "Product sync (ops@example.com)"}}';
+
+/**
+ * STORE_TEAM_SANDBOXES: a JSON object, consumer name → {storeId, token, userAgent?}. Each store must be allow-listed
+ * like STORE_ID. What is wrong is said by consumer and member, never with a token.
+ */
+function readTeamSandboxes(env: Env, problems: string[]): Readonly<Record<string, LiveTeamSandbox>> | undefined {
+  const raw = env.STORE_TEAM_SANDBOXES?.trim();
+  if (!raw) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    problems.push(`STORE_TEAM_SANDBOXES is not JSON. Set it to an object of consumer names, e.g. ${TEAM_SANDBOXES_EXAMPLE} (docs/live.md).`);
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push(`STORE_TEAM_SANDBOXES is not a JSON object of consumer names, e.g. ${TEAM_SANDBOXES_EXAMPLE} (docs/live.md).`);
+    return undefined;
+  }
+  const listed = (env.LIVE_STORE_ALLOWLIST?.trim() ?? '').split(/[\s,]+/).filter(Boolean);
+  const sandboxes: Record<string, LiveTeamSandbox> = {};
+  for (const [consumer, entry] of Object.entries(parsed)) {
+    const { storeId, token, userAgent } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+    const id = typeof storeId === 'number' ? String(storeId) : storeId;
+    const bad = [
+      typeof id !== 'string' || !/^\d+$/.test(id) ? 'storeId must be the numeric id of its sandbox store' : undefined,
+      typeof token !== 'string' || !token.trim() || /\s/.test(token.trim()) ? "token must be the team app's bare access token" : undefined,
+      userAgent !== undefined && (typeof userAgent !== 'string' || !userAgent.trim()) ? 'userAgent, when given, must name the app and a contact' : undefined,
+      typeof id === 'string' && /^\d+$/.test(id) && !listed.includes(id)
+        ? `its store ${id} is not in LIVE_STORE_ALLOWLIST: add it there if it is a sandbox the nightly may touch`
+        : undefined,
+    ].filter((text): text is string => text !== undefined);
+    if (bad.length > 0) {
+      problems.push(`STORE_TEAM_SANDBOXES["${consumer}"]: ${bad.join('; ')} (docs/live.md).`);
+      continue;
+    }
+    sandboxes[consumer] = {
+      storeId: id as string,
+      token: (token as string).trim(),
+      ...(typeof userAgent === 'string' ? { userAgent: userAgent.trim() } : {}),
+    };
+  }
+  return sandboxes;
 }
 
 /**
@@ -455,6 +514,11 @@ export function describeConfig(config: HarnessConfig): Record<string, string> {
           'second store': store.secondStore
             ? `${store.secondStore.storeId}, token set (not shown)`
             : '(STORE_SECOND_ID unset: the scope checks are not verified)',
+          'team sandboxes': store.teamSandboxes
+            ? Object.entries(store.teamSandboxes)
+                .map(([consumer, sandbox]) => `${consumer}: store ${sandbox.storeId}, token set (not shown)`)
+                .join('; ') || '(none)'
+            : "(STORE_TEAM_SANDBOXES unset: every team's pact is verified with the harness's store and token)",
         };
   const mediaPart: Record<string, string> =
     media.mode === 'off'
