@@ -349,15 +349,19 @@ const listOf = (product: object, field: string): unknown[] => {
 };
 const hasImages = (product: { id: number }) => listOf(product, 'images').length > 0;
 
-/** This worker's live store: one pacer must see every request the verification sends to the one bucket. */
-let liveProvider: { readonly key: string; readonly provider: LiveStoreProvider } | undefined;
+/**
+ * This process's live stores, one per bucket (a store and a token: the harness's, or a team's own app's): one pacer
+ * must see every request the verification sends to its bucket, and the teams' sandboxes are verified side by side.
+ */
+const liveProviders = new Map<string, LiveStoreProvider>();
 
 function liveStoreClient(config: LiveStoreConfig): StoreClient {
   const target = harnessConfig().target;
   const key = JSON.stringify([config.apiUrl, config.storeId, config.token, config.userAgent, target]);
-  if (liveProvider?.key !== key) liveProvider = { key, provider: liveStoreProvider(config, target) };
+  let provider = liveProviders.get(key);
+  if (!provider) liveProviders.set(key, (provider = liveStoreProvider(config, target)));
   // Arranging a state spends live requests too: counted and refused like the fixtures' (the provider's guard).
-  return liveProvider.provider.client();
+  return provider.client();
 }
 
 /**
@@ -393,7 +397,9 @@ export function storeLiveTarget(config: LiveStoreConfig, whose?: LiveCredentials
       if (named === undefined || configured === undefined || named === configured) return undefined;
       return {
         path: path.replace(/^\/v1\/\d+/, `/v1/${configured}`),
-        note: `the pact's store ${named} is the configured store ${configured} (STORE_ID)`,
+        note: whose?.team
+          ? `the pact's store ${named} is ${whose.team}'s sandbox store ${configured} (STORE_TEAM_SANDBOXES)`
+          : `the pact's store ${named} is the configured store ${configured} (STORE_ID)`,
       };
     },
     arrangement: (session) => ({
@@ -430,7 +436,8 @@ export function storeLiveTarget(config: LiveStoreConfig, whose?: LiveCredentials
         const named =
           productId === undefined ? undefined : await api.send({ method: 'GET', path: `/products/${encodeURIComponent(String(productId))}`, retry: false });
         if (named?.status === 200) return found({ productId: Number(productId) });
-        if (namedInPath(session, 'products', productId)) return unavailable(notInLiveStore(`product ${String(productId)}`, config.storeId));
+        if (named?.status === 404 && namedInPath(session, 'products', productId))
+          return unavailable(notInLiveStore(`product ${String(productId)}`, config.storeId));
         const [first] = (await api.listProducts({ per_page: 1 })).items;
         return first ? found({ productId: first.id }) : unavailable('the store has no product: add one to the sandbox store');
       },
@@ -450,9 +457,8 @@ export function storeLiveTarget(config: LiveStoreConfig, whose?: LiveCredentials
         // Looked up only where the literal path names it, so the harness's own pacts (a generated path) send what they recorded.
         if (namedInPath(session, 'categories', categoryId)) {
           const named = await api.send({ method: 'GET', path: `/categories/${encodeURIComponent(String(categoryId))}`, retry: false });
-          return named.status === 200
-            ? found({ categoryId: Number(categoryId) })
-            : unavailable(notInLiveStore(`category ${String(categoryId)}`, config.storeId));
+          if (named.status === 200) return found({ categoryId: Number(categoryId) });
+          if (named.status === 404) return unavailable(notInLiveStore(`category ${String(categoryId)}`, config.storeId));
         }
         const [category] = (await api.listCategories({ per_page: 1 })).items;
         return category ? found({ categoryId: category.id }) : unavailable('the store has no category: create one in the sandbox store');

@@ -35,3 +35,16 @@ export function apiTarget(api: PactApi, consumer?: string): PactProvider | { ski
   if (config.mode === 'off') return { skip: config.reason };
   return config.mode === 'twin' ? mediaTwinTarget(config) : mediaLiveTarget(config);
 }
+
+/**
+ * The bucket an outside consumer's pact is verified against on a live store: its own sandbox's (STORE_TEAM_SANDBOXES),
+ * else the harness's; the media API has none. Pacts of different buckets are verified side by side (runPactPlan.ts).
+ */
+export function sandboxOf(api: PactApi, consumer: string): string {
+  const config = harnessConfig();
+  if (api === 'media') return 'the media API';
+  const store = config.store;
+  if (store.mode !== 'live') return `the store ${store.mode}`;
+  const team = store.teamSandboxes?.[consumer];
+  return team ? `store ${team.storeId}, as ${consumer}'s app` : `store ${store.storeId}, as the harness`;
+}

@@ -17,6 +17,7 @@ import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { budgetSummary, liveRequestsOf, NO_REQUESTS } from '../../src/testing/liveRequestCount.ts';
 import { writeOutcome } from '../broker/verificationResults.ts';
 import { outsideDeclarations } from './outsideDeclared.ts';
+import { sandboxOf } from './apiTargets.ts';
 import { outputLogPath, type OutsidePact, type VerificationPlan } from './outsidePacts.ts';
 import { readPact } from './pactFile.ts';
 import { descriptions, verifyListed, type Declared, type VerificationRecord } from './verifyListed.ts';
@@ -76,9 +77,22 @@ export async function runPactPlan(
     interactions.reduce((sum, of) => sum + of.length, 0),
     listed.length,
   );
-  for (const [n, { pact, declared }] of listed.entries()) {
-    for (const description of interactions[n]!) reports.add(await verifyOne(declared, pact, description, run));
-  }
+  // On a live store each sandbox (a team's own app, or the harness's) has a bucket of its own: its pacts are verified
+  // in order, beside the other sandboxes'; the run takes as long as its busiest bucket, not the sum of them.
+  const target = harnessConfig().target;
+  const bySandbox = Map.groupBy(
+    listed.map((entry, n) => ({ ...entry, n })),
+    ({ pact }) => (target === 'live' || target === 'record' ? sandboxOf(pact.api, pact.consumer) : 'one'),
+  );
+  await Promise.all(
+    [...bySandbox.entries()].map(async ([sandbox, group]) => {
+      const started = performance.now();
+      for (const { pact, declared, n } of group) {
+        for (const description of interactions[n]!) reports.add(await verifyOne(declared, pact, description, run), sandbox);
+      }
+      reports.sandboxDone(sandbox, (performance.now() - started) / 1000);
+    }),
+  );
   return reports.end();
 }
 
@@ -113,7 +127,20 @@ class PlanReports {
     this.#console.begin(interactions, pacts);
   }
 
-  add({ pact, description, status, text, start, stop, record }: Verdict): void {
+  /** Per sandbox verified side by side: its counts and, once done, its wall time (the table a run of several ends with). */
+  readonly #sandboxes = new Map<string, { verified: number; failed: number; skipped: number; seconds?: number }>();
+
+  sandboxDone(sandbox: string, seconds: number): void {
+    const tally = this.#sandboxes.get(sandbox);
+    if (tally) tally.seconds = seconds;
+  }
+
+  add({ pact, description, status, text, start, stop, record }: Verdict, sandbox?: string): void {
+    if (sandbox !== undefined) {
+      const tally = this.#sandboxes.get(sandbox) ?? { verified: 0, failed: 0, skipped: 0 };
+      tally[status === 'passed' ? 'verified' : status] += 1;
+      this.#sandboxes.set(sandbox, tally);
+    }
     const counted = liveRequestsOf(record.annotations);
     if (counted) for (const key of ['store', 'media', 'refused'] as const) this.#spent[key] += counted[key];
     writeOutcome({ pact: pact.title, description, status, ...(text ? { reason: text } : {}) }, this.#run);
@@ -145,6 +172,11 @@ class PlanReports {
   /** The run's exit code, once the budget line, JUnit and the counts are written. */
   async end(): Promise<number> {
     writeJunitXml(reportPath('junit', `${this.#run}.xml`), this.#junit);
+    if (this.#sandboxes.size > 1) {
+      this.#console.line(`${this.#sandboxes.size} sandboxes, verified side by side, one bucket each:`);
+      for (const [sandbox, t] of this.#sandboxes)
+        this.#console.line(`  ${sandbox}: ${t.verified} verified, ${t.failed} failed, ${t.skipped} not verified in ${(t.seconds ?? 0).toFixed(1)} s`);
+    }
     const overBudget = budgetLine(this.#spent);
     await this.#console.end();
     return this.#console.counts.failed > 0 || overBudget ? 1 : 0;

@@ -55,6 +55,11 @@ export class PactVerifyConsole {
     this.#print(`Verifying ${interactions} interaction(s) of ${pacts} pact(s):`);
   }
 
+  /** One line of the run's own (a table the run ends with), as it is. */
+  line(text: string): void {
+    this.#print(text);
+  }
+
   /** Output for the log (Pact's report, a test's stdout), not the console. */
   log(chunk: string | Buffer): void {
     if (!this.#log) {

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
@@ -17,6 +17,7 @@ import { junitXml } from '../../../src/reporting/junitXml.ts';
 import { writeOutcome } from '../../../contracts/broker/verificationResults.ts';
 import { MESSAGE_NOT_VERIFIED } from '../../../contracts/verification/pactProvider.ts';
 import { unverifiedInteractions } from '../../../scripts/pactVerify.ts';
+import { startStoreTwin } from '../../../src/twins/store/server.ts';
 
 test('JUnit XML: one suite per pact with its counts; a failure and a skip carry their text, escaped, without colour codes', () => {
   const xml = junitXml([
@@ -95,4 +96,45 @@ test('an interaction not verified fails the run (exit 1), each reason said once 
     `pact:verify: 1 interaction(s) not verified ("a delivery"): a message interaction: on replay no delivery can be observed`,
     "pact:verify: the run does not pass without them (not verified: 3 of the pacts' interactions).",
   ]);
+});
+
+test("on live, each team's sandbox is verified beside the others, one bucket each, and the run ends with one table", async () => {
+  // A store twin stands for the live service; two teams' sandboxes (STORE_TEAM_SANDBOXES) and a consumer without one.
+  const twin = await startStoreTwin({ port: 0, plan: 'plus' });
+  try {
+    const newToken = async () => ((await (await fetch(`${twin.url}/__twin/stores/100001/tokens`, { method: 'POST' })).json()) as { token: string }).token;
+    const [harnessToken, teamToken] = [await newToken(), await newToken()];
+    const team = mkdtempSync(join(tmpdir(), 'team-sandboxes-'));
+    const pacts = ['jvm-price-board-store-commerce-api.json', 'js9-storefront-menu-store-commerce-api.json', 'spec11-menu-feed-store-commerce-api.json'];
+    for (const file of pacts) cpSync(resolve('tests/fixtures/pacts/tools', file), join(team, file));
+    const child = spawn(process.execPath, [resolve('scripts/cli.ts'), 'pact-verify', '--pact', team, '--target', 'live'], {
+      cwd: team,
+      env: {
+        ...process.env,
+        HARNESS_TARGET: 'live',
+        HARNESS_REPORTS_DIR: '',
+        STORE_API_URL: twin.url,
+        STORE_ID: '100001',
+        STORE_ACCESS_TOKEN: harnessToken,
+        STORE_USER_AGENT: 'Harness nightly (ops@example.com)',
+        LIVE_STORE_ALLOWLIST: '100001,100002',
+        STORE_TEAM_SANDBOXES: JSON.stringify({
+          'jvm-price-board': { storeId: '100001', token: 'twin-token-100001' },
+          'spec11-menu-feed': { storeId: '100001', token: teamToken },
+        }),
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((exited) => child.on('close', exited));
+    expect(code, output).toBe(0);
+    expect(output).toContain('3 sandboxes, verified side by side, one bucket each:');
+    expect(output).toMatch(/store 100001, as jvm-price-board's app: 2 verified, 0 failed, 0 not verified in/);
+    expect(output).toMatch(/store 100001, as spec11-menu-feed's app: 1 verified, 0 failed, 0 not verified in/);
+    expect(output).toMatch(/store 100001, as the harness: 2 verified, 0 failed, 0 not verified in/);
+    expect(output, 'no token is printed').not.toMatch(/twin-token-100001/);
+  } finally {
+    await twin.close();
+  }
 });
