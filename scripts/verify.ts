@@ -10,7 +10,9 @@
  *   npm run verify -- --rule store.pagination   the tests of rules under a prefix
  *
  * Other arguments go to Playwright. Exit code: 0 green, 1 a failed test (a contract
- * or reliance break; a field-notes rule on the twins), 2 a bad configuration or argument.
+ * or reliance break; a field-notes rule on the twins) or a provider that stopped answering
+ * on live (an outage, not a verdict: src/reporters/ProviderOutageReporter.ts), 2 a bad
+ * configuration or argument.
  */
 import { runTool } from './lib/runTool.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

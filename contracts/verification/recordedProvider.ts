@@ -16,6 +16,7 @@
  * was recorded for: then the recording is stale, which is said instead.
  */
 import { existsSync } from 'node:fs';
+import type { Dispatcher } from 'undici';
 import { harnessConfig, usesRecordings } from '../../src/config/harnessConfig.ts';
 import { cassettePaths, readCassette, type RecordingApi } from '../../src/recording/cassette.ts';
 import { recordingsDir } from '../../src/config/env.ts';
@@ -75,17 +76,19 @@ export async function openRecordedProvider(options: {
   suite?: string;
   /** The command that records this interaction, named when a replay finds no recording of it. */
   recordWith?: string;
+  /** Record: on the recording proxy's requests to the service, the run's outage watch. */
+  intercept?: Dispatcher.DispatcherComposeInterceptor;
 }): Promise<RecordedProvider | undefined> {
   const mode = harnessConfig().target;
   if (!usesRecordings(mode)) return undefined;
   const { api, target } = options;
   const id: CassetteId = { root: recordingsDir(), api, suite: options.suite ?? CONTRACTS_SUITE, test: options.test };
-  return mode === 'record' ? record(id, target) : replay(id, target, options.recordWith ?? commandWords().record);
+  return mode === 'record' ? record(id, target, options.intercept) : replay(id, target, options.recordWith ?? commandWords().record);
 }
 
-async function record(id: CassetteId, target: PactProvider): Promise<RecordedProvider> {
+async function record(id: CassetteId, target: PactProvider, intercept?: Dispatcher.DispatcherComposeInterceptor): Promise<RecordedProvider> {
   const base = new URL(target.baseUrl);
-  const proxy = await startRecordingProxy({ origin: base.origin });
+  const proxy = await startRecordingProxy({ origin: base.origin, ...(intercept ? { intercept } : {}) });
   // Pact's JS side reaches the proxy from this process too: only the proxy's exchange with the service is the recording.
   const session = await startRecording(id, { origin: base.origin, ignoreOrigins: [proxy.url] }).catch(async (error: unknown) => {
     await proxy.close();

@@ -5,9 +5,13 @@
  * command's run in one process (runPactPlan.ts). Either gives it somewhere to write what it found (`Record`):
  * Playwright's TestInfo is one. A failure is thrown; a skip is returned with its reason.
  */
+import { getGlobalDispatcher } from 'undici';
 import { harnessConfig, usesRecordings } from '../../src/config/harnessConfig.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
-import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { liveRequestGuard, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { outageOf } from '../../src/http/providerOutage.ts';
+import { notVerifiedForOutage } from '../../src/testing/providerUnreachable.ts';
+import { startLiveRelay } from './liveRelay.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import { pactPath, readPact, type PactDocument, type PactInteraction, type PactMessage, type PactNames } from './pactFile.ts';
 import { arrangeSession, type PactProvider } from './pactProvider.ts';
@@ -76,9 +80,20 @@ export async function verifyListed({ names, api, target, options }: Declared, de
   resolveStates(chosen.vocabulary, chosen.name, interaction!);
   // Undefined on the twins and replays, which cost nothing.
   const guard = liveRequestGuard();
-  const recorded = await openRecording(api, description, chosen, options);
-  const provider = recorded?.target ?? chosen;
-  record.annotations.push({ type: 'provider', description: recorded?.describe ?? `${provider.name} at ${provider.baseUrl}` });
+  // A provider declared unreachable earlier in the run: not verified, before a state is arranged (an outage, not a verdict).
+  const declared = guard?.outageAt(chosen.baseUrl);
+  if (declared) return { status: 'skipped', reason: notVerifiedForOutage(record, declared) };
+  const recorded = await openRecording(api, description, chosen, options, guard);
+  // Live: the Verifier's requests pass the outage watch too, through a relay (liveRelay.ts); record: the recording proxy.
+  const watch = guard?.outageInterceptor(api);
+  const relay = watch && !recorded ? await startLiveRelay(chosen.baseUrl, getGlobalDispatcher().compose(watch)) : undefined;
+  const provider = recorded?.target ?? (relay ? { ...chosen, baseUrl: `${relay.url}${new URL(chosen.baseUrl).pathname.replace(/\/+$/, '')}` } : chosen);
+  record.annotations.push({ type: 'provider', description: recorded?.describe ?? `${chosen.name} at ${chosen.baseUrl}` });
+  // The provider stopped answering while this interaction was verified: not verified, whatever the Verifier said.
+  const unreachable = (caught?: unknown) => {
+    const outage = guard?.unreachable(api) ?? outageOf(caught);
+    return outage ? ({ status: 'skipped', reason: notVerifiedForOutage(record, outage) } as const) : undefined;
+  };
   try {
     const { verifyInteraction } = await verification();
     const outcome = await verifyInteraction({
@@ -90,15 +105,20 @@ export async function verifyListed({ names, api, target, options }: Declared, de
       ...(guard ? { budget: { guard, api } } : {}),
     });
     if (outcome.note) record.annotations.push({ type: PROVIDER_NOTE, description: outcome.note });
+    const outage = unreachable();
+    if (outage) return outage;
     if (outcome.status === 'skipped') return { status: 'skipped', reason: outcome.reason };
     await record.attach('pact verification', { body: outcome.report, contentType: 'text/plain' });
     return { status: 'verified' };
   } catch (caught) {
+    const outage = unreachable(caught);
+    if (outage) return outage;
     const literal = arrangeSession(interaction!).literalPath;
     const note = literal === undefined ? undefined : provider.sendsTo?.(literal)?.note;
     if (note) record.annotations.push({ type: PROVIDER_NOTE, description: note });
     return await explainFailure(caught, recorded, interaction!, record);
   } finally {
+    await relay?.close();
     const closed = await recorded?.close();
     if (closed) record.annotations.push(closed);
     // A refused request has already failed verifyInteraction with the budget's error.
@@ -112,6 +132,7 @@ async function openRecording(
   description: string,
   target: PactProvider,
   options: VerificationOptions,
+  guard: LiveRequestGuard | undefined,
 ): Promise<RecordedProvider | undefined> {
   // Asked here too, so a run on the twins or live never loads the recording machinery.
   if (!usesRecordings(harnessConfig().target)) return undefined;
@@ -122,6 +143,7 @@ async function openRecording(
     target,
     ...(options.suite ? { suite: options.suite } : {}),
     ...(options.recordWith ? { recordWith: options.recordWith } : {}),
+    ...(guard?.outages ? { intercept: guard.outageInterceptor(api)! } : {}),
   });
 }
 

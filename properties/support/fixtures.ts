@@ -11,6 +11,7 @@ import { test as base } from '../../src/testing/harnessTest.ts';
 import { apiOffReason, harnessConfig, type Target } from '../../src/config/harnessConfig.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
+import { notVerifiedForOutage } from '../../src/testing/providerUnreachable.ts';
 import { storeArenaForTarget, type StoreArena } from './storeArena.ts';
 import { openMediaArena, type MediaArena } from './mediaArena.ts';
 
@@ -27,6 +28,10 @@ export const test = base.extend<{ apiConfigured: void }, WorkerFixtures>({
       const api = /[\\/]properties[\\/](store|media)[\\/]/.exec(testInfo.file)?.[1] as 'store' | 'media' | undefined;
       const reason = api && apiOffReason(harnessConfig(), api);
       testInfo.skip(reason !== undefined, reason);
+      // An API declared unreachable earlier in the run: not verified, before the property sends anything.
+      const config = api && harnessConfig()[api];
+      const outage = config?.mode === 'live' ? liveRequestGuard()?.outageAt(config.apiUrl) : undefined;
+      if (outage) testInfo.skip(true, notVerifiedForOutage(testInfo, outage));
       await use();
       // Live: what the property's clients sent is charged to the run's budget, like a suite test's.
       const guard = liveRequestGuard();

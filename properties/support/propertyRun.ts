@@ -9,6 +9,8 @@ import type { TestInfo } from '@playwright/test';
 
 export { PropertyEnvError, readPropertyEnv, type PropertyEnv } from '../../src/config/propertyEnv.ts';
 import { readPropertyEnv, type PropertyEnv } from '../../src/config/propertyEnv.ts';
+import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { notVerifiedForOutage } from '../../src/testing/providerUnreachable.ts';
 
 export interface PropertyOptions {
   /** Cases when FC_NUM_RUNS is not set: small enough to keep `npm test` fast. */
@@ -86,6 +88,11 @@ export async function assertProperty<Ts>(
   // A failure names its seed and path in the attachment's title, so the report shows how to replay it.
   const name = outcome.failed ? `counterexample (seed ${outcome.seed}, path ${outcome.path ?? ''})` : 'property.txt';
   await testInfo.attach(name, { body: outcome.report, contentType: 'text/plain' });
+  // A provider that stopped answering during the property: not verified, an outage, not a counterexample.
+  const guard = liveRequestGuard();
+  const api = /[\\/]properties[\\/](store|media)[\\/]/.exec(testInfo.file)?.[1] as 'store' | 'media' | undefined;
+  const outage = api ? guard?.unreachable(api) : (guard?.unreachable('store') ?? guard?.unreachable('media'));
+  if (outage) testInfo.skip(true, notVerifiedForOutage(testInfo, outage));
   if (outcome.failed) {
     testInfo.annotations.push({ type: 'replay', description: outcome.replay ?? '' });
     console.error(`\n[property] ${testInfo.title}\n${outcome.report}\n`);

@@ -98,6 +98,9 @@ export const gateLivePort = (env: Env = processEnv()): number => Number(env.GATE
 /** A variable by name, for the few readers whose variable is itself a parameter (a ledger file, a bench knob). */
 export const variable = (name: string, env: Env = processEnv()): string | undefined => env[name];
 
+/** Set to 1 by the checks .ci/run makes after the gate: the harness's self-tests that take minutes run then, not in it. */
+export const SLOW_CHECKS_VARIABLE = 'HARNESS_SLOW_CHECKS';
+
 /** HARNESS_VERIFY_APIS: the APIs `npm run verify -- --api` chose (both unless set); set by scripts/verify.ts for its run. */
 export const verifiedApis = (env: Env = processEnv()): string[] => listOf(env, 'HARNESS_VERIFY_APIS', 'store,media');
 

@@ -16,9 +16,14 @@ const STACKS = new WeakSet<Dispatcher>();
 /** The unguarded stack on each dispatcher that is not one, made once. */
 const UNGUARDED = new WeakMap<Dispatcher, Dispatcher>();
 
-export function requestStack(guards: readonly Admit[], base: Dispatcher = getGlobalDispatcher()): Dispatcher {
+export function requestStack(
+  guards: readonly Admit[],
+  base: Dispatcher = getGlobalDispatcher(),
+  /** Under the guards, over the base: sees each attempt on the wire (a live run's outage watch, interceptors/outage.ts). */
+  wire?: Dispatcher.DispatcherComposeInterceptor,
+): Dispatcher {
   // undici's compose makes its last interceptor the outermost: reversed, the first guard is asked first; withoutLength is innermost.
-  const stack = base.compose([withoutLength(), ...[...guards].reverse().map(admission)]);
+  const stack = base.compose([withoutLength(), ...(wire ? [wire] : []), ...[...guards].reverse().map(admission)]);
   registerOutsideAdmission(stack, (method, path) => {
     for (const admit of guards) admit(method, path);
   });

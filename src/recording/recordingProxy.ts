@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 
 export const PROXY_HEADER = 'x-harness-proxy';
 
@@ -37,13 +37,19 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(options: { readonly origin: string; readonly port?: number }): Promise<RecordingProxy> {
+export async function startRecordingProxy(options: {
+  readonly origin: string;
+  readonly port?: number;
+  /** Composed on the proxy's own connections: a record run's outage watch (src/http/interceptors/outage.ts). */
+  readonly intercept?: Dispatcher.DispatcherComposeInterceptor;
+}): Promise<RecordingProxy> {
   const origin = new URL(options.origin).origin;
   // Connections of its own, opened as requests come: a pooled one from before a recording started
   // would bypass the capture, which sees connections as they open.
   const agent = new Agent();
+  const sender: Dispatcher = options.intercept ? agent.compose(options.intercept) : agent;
   const server = createServer((req, res) => {
-    void forward(origin, agent, req, res).catch((error: unknown) => {
+    void forward(origin, sender, req, res).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -71,7 +77,7 @@ export async function startRecordingProxy(options: { readonly origin: string; re
   };
 }
 
-async function forward(origin: string, agent: Agent, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function forward(origin: string, agent: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);

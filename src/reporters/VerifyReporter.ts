@@ -45,6 +45,8 @@ import {
 } from '../reporting/affectedConsumers.ts';
 import { breakOfRule } from '../reporting/ruleConcerns.ts';
 import { amendAllureResults } from '../reporting/affectedAllure.ts';
+import { outageLinesOf } from '../testing/providerUnreachable.ts';
+import { outageSummary } from './ProviderOutageReporter.ts';
 
 /** The projects whose tests verify a pact interaction, one test each (the describe names the pact). */
 const PACT_PROJECTS = new Set(['contracts-verify', 'contracts-outside']);
@@ -104,6 +106,8 @@ export default class VerifyReporter implements Reporter {
   readonly #allureResults: string | undefined;
   readonly #errors: string[] = [];
   readonly #tests = { passed: 0, failed: 0, skipped: 0 };
+  /** Tests an unreachable provider kept from verifying (an outage, not a verdict; ProviderOutageReporter says each outage). */
+  #notVerifiedForOutage = 0;
   #began = Date.now();
   #rootDir = process.cwd();
 
@@ -198,6 +202,7 @@ export default class VerifyReporter implements Reporter {
     const outcome = test.outcome();
     const counted = outcome === 'skipped' ? 'skipped' : outcome === 'unexpected' ? 'failed' : 'passed';
     this.#tests[counted] += 1;
+    if (outageLinesOf([...test.annotations, ...result.annotations]).length > 0) this.#notVerifiedForOutage += 1;
     for (const [rule, ruleOutcome] of ruleOutcomesOf(test, result)) if (this.#rules.has(rule)) (this.#outcomes[rule] ??= []).push(ruleOutcome);
     if (outcome === 'unexpected') this.#failures.push(this.#failure(test, result));
     if (PACT_PROJECTS.has(test.parent.project()?.name ?? '')) this.#verdicts.push(verdictOf(test, result, counted));
@@ -260,7 +265,9 @@ export default class VerifyReporter implements Reporter {
     ];
     if (this.#failures.length > 0) lines.push(`${this.#failures.length} failed test(s):`, ...this.#failures.map((f) => failureLine(f)));
     if (this.#errors.length > 0) lines.push(`${this.#errors.length} error(s) outside a test:`, ...this.#errors.map((e) => `  ✗ ${e}`));
-    if (result.status !== 'passed' && this.#failures.length === 0 && this.#errors.length === 0) lines.push(`the run ended ${result.status}`);
+    // An unreachable provider fails the run without a failed test: said as the reason, never as a broken rule.
+    if (this.#notVerifiedForOutage > 0) lines.push(outageSummary(this.#notVerifiedForOutage));
+    else if (result.status !== 'passed' && this.#failures.length === 0 && this.#errors.length === 0) lines.push(`the run ended ${result.status}`);
     const affected = this.#affected();
     if (affected.length > 0) {
       lines.push(

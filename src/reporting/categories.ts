@@ -11,6 +11,9 @@
  * - a known defect of the real service, and an observation: what a real
  *   provider was seen to do beyond the contract, passed as findings
  *   (src/reporting/findings.ts);
+ * - a provider unreachable: the tests an outage kept from verifying (skipped
+ *   with that reason, src/testing/providerUnreachable.ts): neither the
+ *   provider's contract nor the harness's fault;
  * - a broken test: anything else, including any failure on the twins, which
  *   are part of the harness.
  */
@@ -18,6 +21,7 @@ import type { AllureConfig } from 'allure';
 import { FINDING_LABEL } from './findings.ts';
 import { TARGET_LABEL } from './allureMeta.ts';
 import { AFFECTED_LABEL, NO_CONSUMER } from './affectedAllure.ts';
+import { UNREACHABLE_REASON_START } from '../testing/providerUnreachable.ts';
 
 type CategoryRule = Extract<NonNullable<AllureConfig['categories']>, { rules: unknown }>['rules'][number];
 type PredicateMatcher = Extract<NonNullable<CategoryRule['matchers']>, (d: never) => boolean>;
@@ -26,6 +30,8 @@ type CategoryMatchingData = Parameters<PredicateMatcher>[0];
 /** A failure message that names a rule of the contract, the route schemas, or a pact interaction. */
 export const CONTRACT_FAILURE =
   /\[(?:store|media)\.[a-z0-9-]+\.[a-z0-9-]+\]|\[contract schemas\]|breaks the pact interaction|does not hold against the|\d+ contract breaks?\b/;
+/** A test an unreachable provider kept from verifying: its skip reason (src/testing/providerUnreachable.ts). */
+export const PROVIDER_UNREACHABLE_MESSAGE = new RegExp(`^${UNREACHABLE_REASON_START}\\b`);
 /** A replay asked for a request its cassette does not hold. */
 export const REPLAY_MISS = /^replay: |ReplayMiss/m;
 
@@ -57,6 +63,7 @@ export const CATEGORY_NAMES = {
   replayMiss: 'Recording out of step with the suites (record again)',
   knownDefect: 'Known defect of the real service',
   observation: 'Observations (live, beyond the contract)',
+  providerUnreachable: 'Provider unreachable (an outage, not a verdict)',
   brokenTest: "Broken test (the harness's fault)",
 } as const;
 
@@ -81,6 +88,13 @@ export function reportCategories(): CategoryRule[] {
     { id: 'replay-miss', name: CATEGORY_NAMES.replayMiss, matchers: { statuses: RED, message: REPLAY_MISS } },
     { id: 'known-defect', name: CATEGORY_NAMES.knownDefect, matchers: { labels: { [FINDING_LABEL]: /^known defect$/ } }, groupBy: [{ label: 'epic' }] },
     { id: 'observation', name: CATEGORY_NAMES.observation, matchers: { labels: { [FINDING_LABEL]: /^observation$/ } }, groupBy: [{ label: 'epic' }] },
+    // Skipped, not red: what an outage kept from verifying, by API.
+    {
+      id: 'provider-unreachable',
+      name: CATEGORY_NAMES.providerUnreachable,
+      matchers: { statuses: ['skipped'], message: PROVIDER_UNREACHABLE_MESSAGE },
+      groupBy: [{ label: 'epic' }],
+    },
     { id: 'broken-test', name: CATEGORY_NAMES.brokenTest, matchers: { statuses: RED }, groupByMessage: true },
   ];
 }

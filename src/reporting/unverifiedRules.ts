@@ -9,6 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { failsOnEveryTarget, ruleKind, type Rule } from '../rules/Rule.ts';
+import { UNREACHABLE_REASON_START } from '../testing/providerUnreachable.ts';
 
 export interface RuleOutcome {
   readonly status: string;
@@ -50,6 +51,7 @@ function reasonOf(tests: readonly RuleOutcome[]): string {
 
 /** The class of a skip reason, for the summary table: what would verify it. */
 export function reasonClass(reason: string): string {
+  if (reason.includes(UNREACHABLE_REASON_START)) return 'provider unreachable';
   if (/_ALLOW_WRITES/.test(reason)) return 'needs the write flag';
   if (/needs the twin|twin's control API|only the twin/i.test(reason)) return 'twin only';
   if (/not verified: it needs/.test(reason)) return 'precondition unmet';

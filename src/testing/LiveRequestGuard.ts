@@ -20,6 +20,8 @@ import type { Exchange } from '../http/Exchange.ts';
 import { admitOutsideDispatcher } from '../http/outsideAdmission.ts';
 import type { Admit } from '../http/interceptors/admission.ts';
 import { requestStack } from '../http/requestStack.ts';
+import { outage as outageWatch } from '../http/interceptors/outage.ts';
+import { OUTAGE_FILE_VARIABLE, ProviderOutages, UNREACHABLE_REFUSED_CODE, type Outage } from '../http/providerOutage.ts';
 import { harnessConfig } from '../config/harnessConfig.ts';
 import { variable } from '../config/env.ts';
 
@@ -83,6 +85,8 @@ export class LiveRequestGuard {
   readonly #refused: Record<LiveApi, string[]> = { store: [], media: [] };
   readonly #writesRefused: Record<LiveApi, string[]> = { store: [], media: [] };
   readonly #stacks = new WeakMap<Dispatcher, Partial<Record<LiveApi, Dispatcher>>>();
+  /** The outage each API's requests met since its last report (src/http/providerOutage.ts). */
+  readonly #unreachable: Record<LiveApi, Outage | undefined> = { store: undefined, media: undefined };
   /** Without a ledger: what this worker reported before. */
   #reportedHere = 0;
   #cleaning = 0;
@@ -90,10 +94,41 @@ export class LiveRequestGuard {
   /** Whether each API's write flag is on; without it no POST, PUT, PATCH or DELETE leaves, whoever sends it. */
   readonly writes: Readonly<Record<LiveApi, boolean>>;
 
-  constructor(budget: number, ledger?: string, writes: Readonly<Record<LiveApi, boolean>> = { store: false, media: false }) {
+  /**
+   * The providers this worker found unreachable, and those other processes of the run did (an outage, not a verdict):
+   * the worker's guard of a live or record run has one (liveRequestGuard); without it no request is watched.
+   */
+  readonly outages: ProviderOutages | undefined;
+
+  constructor(budget: number, ledger?: string, writes: Readonly<Record<LiveApi, boolean>> = { store: false, media: false }, outages?: ProviderOutages) {
     this.budget = budget;
     this.#ledger = ledger;
     this.writes = writes;
+    this.outages = outages;
+  }
+
+  /**
+   * The outage watch of `api`'s requests, an undici interceptor (src/http/interceptors/outage.ts): on the stack of
+   * `dispatcher`, and on what forwards Pact's Verifier's requests. Each attempt it sends again is counted.
+   */
+  outageInterceptor(api: LiveApi): Dispatcher.DispatcherComposeInterceptor | undefined {
+    if (!this.outages) return undefined;
+    return outageWatch({
+      watch: this.outages,
+      api,
+      onUnreachable: (met) => void (this.#unreachable[api] ??= met),
+      onResend: () => void (this.#unreported[api] += 1),
+    });
+  }
+
+  /** The outage `api`'s requests met since its last report: the running test could not verify what it sent them for. */
+  unreachable(api: LiveApi): Outage | undefined {
+    return this.#unreachable[api];
+  }
+
+  /** The outage declared in this run for the origin of `url`, if any: a test of it is not verified before it starts. */
+  outageAt(url: string): Outage | undefined {
+    return this.outages?.declared(url);
   }
 
   /** Requests the run has sent: finished tests (the ledger) and what this worker has not reported yet. */
@@ -106,7 +141,8 @@ export class LiveRequestGuard {
    * The interceptor stack of `api` (src/http/requestStack.ts) on `base`: the write guard, then the
    * request budget, each an undici interceptor, so every request a client sends on it asks both before
    * it leaves, the PUT without Content-Length included (the stack's base sends it). Pact's Verifier, which
-   * sends from its own core, asks the same stack through `admitOutsideDispatcher`. One stack per API and base.
+   * sends from its own core, asks the same stack through `admitOutsideDispatcher`. Under the guards, the outage
+   * watch (outageInterceptor) sees each attempt on the wire. One stack per API and base.
    */
   dispatcher(api: LiveApi, base: Dispatcher = getGlobalDispatcher()): Dispatcher {
     let stacks = this.#stacks.get(base);
@@ -114,7 +150,7 @@ export class LiveRequestGuard {
     const request = (method: string, path: string) => `${method} ${path.split('?')[0]}`;
     const writeGuard: Admit = (method, path) => this.#admitWrite(api, request(method, path), method);
     const requestBudget: Admit = (method, path) => this.#admitBudget(api, request(method, path));
-    return (stacks[api] ??= requestStack([writeGuard, requestBudget], base));
+    return (stacks[api] ??= requestStack([writeGuard, requestBudget], base, this.outageInterceptor(api)));
   }
 
   /** What a typed client of `api` needs to be counted and refused by this guard. */
@@ -159,7 +195,7 @@ export class LiveRequestGuard {
   /** Counts one attempt a client reported, unless the guard refused it (it never left). */
   sent(api: LiveApi, exchange: Exchange): void {
     const code = exchange.error?.code;
-    if (code !== BUDGET_SPENT_CODE && code !== WRITE_REFUSED_CODE) this.#unreported[api] += 1;
+    if (code !== BUDGET_SPENT_CODE && code !== WRITE_REFUSED_CODE && code !== UNREACHABLE_REFUSED_CODE) this.#unreported[api] += 1;
   }
 
   /** Runs a clean-up, whose requests are counted but never refused. */
@@ -183,6 +219,7 @@ export class LiveRequestGuard {
     this.#unreported[api] = 0;
     this.#refused[api] = [];
     this.#writesRefused[api] = [];
+    this.#unreachable[api] = undefined;
     return report;
   }
 }
@@ -216,10 +253,12 @@ export function liveRequestGuard(): LiveRequestGuard | undefined {
   const config = harnessConfig();
   const budget = config.liveRequestBudget;
   if (budget === undefined) return undefined;
-  shared ??= new LiveRequestGuard(budget, variable(LEDGER_VARIABLE) || undefined, {
-    store: config.store.allowWrites,
-    media: config.media.allowWrites,
-  });
+  shared ??= new LiveRequestGuard(
+    budget,
+    variable(LEDGER_VARIABLE) || undefined,
+    { store: config.store.allowWrites, media: config.media.allowWrites },
+    new ProviderOutages({ shared: variable(OUTAGE_FILE_VARIABLE) || undefined }),
+  );
   return shared;
 }
 

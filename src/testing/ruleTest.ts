@@ -12,6 +12,8 @@ import type { RuleId } from '../rules/catalogues.ts';
 import { usesRecordings, type Target } from '../config/harnessConfig.ts';
 import { markFinding } from '../reporting/findings.ts';
 import { redactText } from '../http/redact.ts';
+import type { Outage } from '../http/providerOutage.ts';
+import { notVerifiedForOutage } from './providerUnreachable.ts';
 
 export interface RuleContext {
   target: Target;
@@ -29,6 +31,11 @@ export interface RuleContext {
    * at one of its limits, src/schemas/fieldNotesShapes.ts); a test that then fails is not verified, with this reason.
    */
   refusedInFieldNotesShape?: () => string | undefined;
+  /**
+   * The outage the test's requests met (src/http/providerOutage.ts): its provider stopped answering, so the test is
+   * not verified, with that reason, whether its body failed or not; never a failure.
+   */
+  providerUnreachable?: () => Outage | undefined;
 }
 
 /** The annotation of a test that checks several rules and could not verify one of them (its precondition unmet). */
@@ -225,7 +232,9 @@ export function observationAnnotation(ruleId: string, message: string, knownDefe
 /**
  * Runs a rule's test body as the target requires: skipped with the reason,
  * asserted, or (a field-notes rule on live) observed: a difference becomes an
- * `observation` annotation and attachment instead of a failure.
+ * `observation` annotation and attachment instead of a failure. A test whose
+ * requests met an outage (its provider stopped answering) is not verified, with
+ * that reason, whatever its body did.
  */
 export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestInfo, skip: (reason: string) => void, body: () => Promise<void>): Promise<void> {
   const reason = skipReason(rule, ctx);
@@ -236,19 +245,29 @@ export async function runUnderRule(rule: Rule, ctx: RuleContext, testInfo: TestI
   const secrets = ctx.secrets ?? [];
   // A real provider that refused the test's write as the field notes say it does at a limit: not verified, not red.
   const refused = () => (ctx.target === 'twin' || testInfo.expectedStatus === 'skipped' ? undefined : ctx.refusedInFieldNotesShape?.());
+  // A provider that stopped answering: an outage, not a verdict (the test's own skip stands).
+  const unreachable = (): boolean => {
+    const outage = testInfo.expectedStatus === 'skipped' ? undefined : ctx.providerUnreachable?.();
+    if (outage) skip(notVerifiedForOutage(testInfo, outage));
+    return outage !== undefined;
+  };
   if (ctx.target === 'twin' || !observedOnLive(rule)) {
     await body().catch((error: unknown) => {
+      if (unreachable()) return;
       const reason = refused();
       if (reason !== undefined) return skip(`not verified: ${reason}`);
       throw redactedError(error, secrets);
     });
+    unreachable();
     return;
   }
   try {
     await body();
+    unreachable();
   } catch (caught) {
     // test.skip() inside the body throws to stop the test: that is a skip, not an observation.
     if (testInfo.expectedStatus === 'skipped') throw caught;
+    if (unreachable()) return;
     const reason = refused();
     if (reason !== undefined) return skip(`not verified: ${reason}`);
     const error = redactedError(caught, secrets);
