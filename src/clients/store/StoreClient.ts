@@ -58,7 +58,8 @@ export class StoreClient {
     this.#token = required('token', options.token, 'pass the access token the store owner granted the app');
     this.#userAgent = required('userAgent', options.userAgent, 'pass the app name and a contact, e.g. "My app (https://example.com/contact)"');
     this.#pace = options.pace ?? true;
-    this.#pacer = new Pacer(options.clock ?? systemClock);
+    // One model of the store's bucket per client, but what a 429 shows of it is the store's: every client of it learns (Pacer).
+    this.#pacer = new Pacer(options.clock ?? systemClock, { store: this.baseUrl });
     this.#core = new ClientCore(options, {
       policy: new StoreRetryPolicy(options.retry),
       gate: pacerGate(this.#pacer),
@@ -70,7 +71,8 @@ export class StoreClient {
 
   /**
    * Sends one request and answers whatever the provider said, after pacing and
-   * the retries StoreRetryPolicy allows. Throws only when no answer came
+   * the retries StoreRetryPolicy allows (with `retry: false` none, but for a 429 the pacer's trust in lying rate
+   * headers brought on: see #send). Throws only when no answer came
    * (StoreTransportError) or the request itself is unusable (StoreRequestError).
    */
   async send(request: StoreRequest): Promise<StoreResponse> {
@@ -267,10 +269,17 @@ export class StoreClient {
     });
   }
 
-  #send(request: StoreRequest): Promise<Sent<StoreResponse>> {
+  async #send(request: StoreRequest): Promise<Sent<StoreResponse>> {
     const prepared = buildRequest(request, { baseUrl: this.#base, token: this.#token, userAgent: this.#userAgent });
     const pace = this.#pace && request.pace !== false;
-    return this.#core.send({ ...prepared, pace }, [...this.#secrets, ...prepared.secrets], request.retry !== false);
+    const secrets = [...this.#secrets, ...prepared.secrets];
+    const retrying = request.retry !== false;
+    const believedHeaders = pace && !retrying && !this.#pacer.distrustsHeaders;
+    const sent = await this.#core.send({ ...prepared, pace }, secrets, retrying);
+    // retry: false answers what the provider said, but not the pacer's own mistake: a 429 to a paced request the pacer
+    // let go by rate headers that this 429 showed to lie (Pacer) is sent once more, when the contract's bucket has room.
+    if (believedHeaders && sent.response.status === 429 && this.#pacer.distrustsHeaders) return this.#core.send({ ...prepared, pace }, secrets, false);
+    return sent;
   }
 }
 
