@@ -3,27 +3,39 @@
  * "Pagination"): for any collection of the arena, any page[limit] (absent, 1
  * to the maximum, over it, 0) and any page[offset] (absent, 0, anywhere,
  * unaligned, at or past the end), the first answer and every page reached
- * through links.next must agree with the collection read whole: the walk
- * visits items offset..count−1 once each in the collection's order, meta.count
- * is the collection's size on every page, links first/prev/next/last are
- * present exactly when the field notes say and point where they say, as full
- * URLs echoing the query; a limit the collection does not take is 400
- * Invalid page value.
+ * through links.next must agree with the collection read whole.
+ *
+ * On every target (what JSON:API says and what the typed client and the pacts
+ * rely on): the walk through links.next visits no item twice and none outside
+ * the collection, from offset 0 all of it, from anywhere on to its last item,
+ * and carries no links.next once complete; meta.count is the collection's
+ * size on every page; every page of a paginated collection carries links.first
+ * and links.last as full URLs under the API base; links.last leads to the last
+ * page of data (the collection's last resources, and no links.next there) and
+ * links.first to the first.
+ *
+ * The field notes' details, held on the twins and observed on live, record
+ * and replay (an `observation` annotation, never a failure): the walk starts
+ * at item page[offset] and goes on in the collection's order, each page
+ * min(limit, count − offset) long; prev exactly when offset > 0 and next
+ * exactly when offset + limit < count; links first/prev/next at offsets 0,
+ * max(offset − limit, 0) and offset + limit, last at max(count − limit, 0)
+ * (not aligned to pages); full URLs on the collection's path echoing the
+ * query; a limit the collection does not take is 400 Invalid page value; and
+ * the twin's documented choices (ASSUMPTIONS.md "Pagination"): query strings
+ * as Rails' to_query writes them (brackets percent-encoded, pairs sorted,
+ * page[limit] and page[offset] always present), and an unpaginated collection
+ * read without page parameters links to itself.
  *
  * The reference is the collection read whole: one request for an unpaginated
  * collection, else links.next from offset 0 at the largest limit, which must
  * itself visit meta.count distinct items.
- *
- * What only the twin can be held to (its documented choices, ASSUMPTIONS.md
- * "Pagination"): the links' origin is the request's, their query strings are
- * Rails' to_query (brackets percent-encoded, pairs sorted, page[limit] and
- * page[offset] always present), prev is at max(offset − limit, 0), and an
- * unpaginated collection read without page parameters links to itself.
  */
 import fc from 'fast-check';
 import type { MediaClient } from '../../src/clients/media/MediaClient.ts';
 import { MEDIA_SEED } from '../../src/twins/media/seedFacts.ts';
 import type { RequestBudget } from '../support/liveBudget.ts';
+import type { ObservationSink } from '../support/observation.ts';
 import { broken } from '../../src/testing/ruleTest.ts';
 import { pagedCollection, type MediaArena } from '../support/mediaArena.ts';
 import { limitChoice, offsetChoice, libraryWrite, type PagingCase, type LibraryWrite, type ConcurrentCase } from './pagination/arbitraries.ts';
@@ -38,19 +50,24 @@ import {
   readReference,
   walk,
   checkWalk,
+  checkFirstAndLast,
   checkInvalidLimit,
   requestOf,
+  type Verdicts,
 } from './pagination/oracle.ts';
 
 export interface PaginationPropertyOptions {
   readonly arena: MediaArena;
   /** Live: requests allowed to the whole property (reference reads included). */
   readonly budget?: RequestBudget;
+  /** Live, record and replay: where differences from the field-notes rules go, as observations; unset on the twins. */
+  readonly observe?: ObservationSink;
 }
 
-/** The property: any collection, limit and offset give the window, the links and the walk the field notes describe. */
+/** The property: any collection, limit and offset give the walk and links JSON:API and the client need, and the window and links the field notes describe. */
 export function paginationProperty(options: PaginationPropertyOptions): fc.IAsyncProperty<[PagingCase]> {
   const { arena, budget } = options;
+  const v: Verdicts = { observe: options.observe };
   const byLabel = new Map(arena.collections.map((c) => [c.label, c]));
   const references = new Map<string, Promise<readonly string[] | undefined>>();
   const client = arena.client();
@@ -63,7 +80,7 @@ export function paginationProperty(options: PaginationPropertyOptions): fc.IAsyn
     const collection = byLabel.get(c.collection)!;
     let reference = references.get(c.collection);
     if (!reference) {
-      reference = readReference(client, budget, collection);
+      reference = readReference(v, client, budget, collection);
       references.set(c.collection, reference);
       // A failed reference read fails every case of that collection alike, so shrinking keeps its message.
     }
@@ -71,12 +88,14 @@ export function paginationProperty(options: PaginationPropertyOptions): fc.IAsyn
     if (ids === undefined) return;
     const resolved = resolve(collection, c, ids.length);
     if ('invalid' in resolved.expect) {
-      await checkInvalidLimit(client, budget, collection, resolved, resolved.expect.invalid);
+      await checkInvalidLimit(v, client, budget, collection, resolved, resolved.expect.invalid);
       return;
     }
     const window = resolved.expect.window;
-    const result = await walk(arena, client, budget, collection, resolved, window, ids.length);
-    checkWalk(describeRequest(collection, resolved.limit, resolved.offset), result, ids, window);
+    const asked = describeRequest(collection, resolved.limit, resolved.offset);
+    const result = await walk(v, arena, client, budget, collection, resolved, window, ids.length);
+    checkWalk(v, asked, result, ids, window);
+    await checkFirstAndLast(client, budget, asked, result, ids, window);
   });
 }
 

@@ -352,10 +352,12 @@ const rules = [
     id: 'media.pagination.same-listing',
     section: 'Pagination (offset paginator)',
     // JSON:API 1.0, Pagination: first, last, prev and next are "the first/last/previous/next page of data": of the
-    // data this document pages, so the same filters, sort and page size.
+    // data this document pages, so the same filters, sort and page size; and "Concepts of order, as expressed in the
+    // naming of pagination links, MUST remain consistent with JSON:API's sorting rules": sort orders the collection, not
+    // each page (Sorting: the data "ordered according to the criteria specified").
     source: 'contract',
     needs: 'any',
-    text: 'links.first, prev, next and last lead to pages of the same listing: the same filters, sort, include, fields and page size; a filtered, sorted walk through links.next visits meta.count resources, each matching the filter, in the sort order.',
+    text: "links.first, prev, next and last lead to pages of the same listing: the same filters, sort, include, fields and page size; links.last to the collection's last resources; a sorted walk through links.next, filtered or not, visits meta.count resources, each matching the filter, in the sort order from the first to the last, across pages.",
   },
   {
     id: 'media.pagination.limit-bounds-400',

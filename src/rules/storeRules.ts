@@ -508,7 +508,7 @@ const rules = [
     section: 'Common request rules',
     source: 'contract',
     needs: 'any',
-    text: 'Each Link entry leads to a page of the same listing (clients follow Link URLs and do not build page URLs): the same path and the same query, per_page, filters, q and sort included, with only page differing.',
+    text: "Each Link entry leads to a page of the same listing (clients follow Link URLs and do not build page URLs): followed, it answers only what the listing's filters (q and sort included) select, at most per_page of them, with the members fields asked; how the URL is written is store.pagination.link-query-form.",
   },
   {
     id: 'store.pagination.filters-with-pages',
@@ -525,6 +525,16 @@ const rules = [
     source: 'field-notes',
     needs: 'any',
     text: 'first and prev appear after page 1, next and last before the last page, in the format <url>; rel="x" joined by ", ".',
+  },
+  {
+    id: 'store.pagination.link-query-form',
+    section: 'Pagination',
+    // Clients follow Link URLs and do not build them (Common request rules 5), so how a URL is written is the provider's;
+    // the field notes' Link example (`…/products?page=3&per_page=100`) keeps the collection's path and the request's
+    // query, only page changed. Where a link leads is store.pagination.links-same-listing (contract).
+    source: 'field-notes',
+    needs: 'any',
+    text: "Each Link URL is the collection's path with the request's query as sent (filters, fields, per_page), only page changed.",
   },
   {
     id: 'store.pagination.past-last-page-404',

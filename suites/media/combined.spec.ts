@@ -136,10 +136,13 @@ test(
     }
     const complete = next === undefined;
     const walked = pages.flatMap(({ doc }) => resourcesOf(doc));
+    // The same page size on every page links lead to; that the first holds exactly page[limit] is the field notes'
+    // paginator (media.pagination.offset, observed on live), not this rule's.
+    const size = resourcesOf(start).length;
     for (const [i, { doc }] of pages.entries()) {
       const n = resourcesOf(doc).length;
       const last = complete && i === pages.length - 1;
-      expect(last ? n <= limit && n > 0 : n === limit, says(rule, `page ${i + 1} of the walk holds page[limit]=${limit} resources (${n})`)).toBe(true);
+      expect(last ? n <= size && n > 0 : n === size, says(rule, `page ${i + 1} of the walk holds ${n}, page 1 ${size}: the same page size`)).toBe(true);
       for (const r of resourcesOf(doc)) {
         expect(r.attributes?.['subtype'], says(rule, `page ${i + 1} through links.next keeps filter[subtype]=TV: anime/${r.id}`)).toBe('TV');
         expect(Object.keys(r.attributes ?? {}).sort(), says(rule, `page ${i + 1} keeps fields[anime]: anime/${r.id}`)).toEqual(['subtype', 'userCount']);

@@ -129,9 +129,8 @@ test(
     expect(res.headers.link, says(rule, 'a page of a collection with more pages carries Link')).toBeDefined();
     const links = linksOf(res, rule);
     expect(links.next ?? links.last, says(rule, 'a page before the last links to the next and the last page')).toBeDefined();
-    for (const url of Object.values(links)) {
-      expect(new URL(url).pathname, says(rule, 'Link URLs point at the same collection')).toBe(new URL(res.url).pathname);
-    }
+    // Full URLs only: how they are written (the collection's path, the query) is store.pagination.link-query-form's,
+    // where they lead store.pagination.links-same-listing's and follow-links'.
   }),
 );
 
@@ -302,26 +301,75 @@ test(
 );
 
 test(
-  ...verifies('store.pagination.links-same-listing', 'a filtered, trimmed listing: every Link of pages 1 and 2 keeps its query', async ({ store, rule }) => {
-    const { query } = await oldWindow(store, rule);
-    const asked = { ...query, fields: 'id,name', per_page: '2' };
-    const sameListing = (res: StoreResponse, where: string) => {
-      // Which rels a page offers beyond next on page 1 the contract leaves open (a provider may omit prev and first).
-      const links = linksOf(res, rule);
-      for (const [rel, url] of Object.entries(links)) {
-        const target = new URL(url);
-        expect(target.pathname, says(rule, `${where}: rel="${rel}" leads to ${target.pathname}, another collection`)).toBe(new URL(res.url).pathname);
-        const kept = Object.fromEntries([...target.searchParams].filter(([key]) => key !== 'page'));
-        expect(kept, says(rule, `${where}: rel="${rel}" ${url} is not a page of the same listing`)).toEqual(asked);
-        expect(target.searchParams.get('page') ?? '1', says(rule, `${where}: rel="${rel}" names no page`)).toMatch(/^\d+$/);
-      }
-      return links;
-    };
-    const first = await page(store, rule, asked);
-    const next = sameListing(first.res, 'page 1').next;
-    expect(next, says(rule, 'page 1 of a listing of several pages offers rel="next"')).toBeDefined();
-    const second = await store.send({ method: 'GET', url: next! });
-    expectStatus(second, 200, rule);
-    sameListing(second, 'page 2');
-  }),
+  ...verifies(
+    'store.pagination.links-same-listing',
+    'a filtered, trimmed listing: every Link of pages 1 and 2 leads to a page of it',
+    async ({ store, rule }) => {
+      const { query, members } = await oldWindow(store, rule);
+      const perPage = 2;
+      const asked = { ...query, fields: 'id,name', per_page: String(perPage) };
+      const first = await page(store, rule, asked);
+      // The members fields=id,name gives, whatever the provider makes of it: a page of the same listing has the same.
+      const shape = Object.keys(first.items[0] ?? {}).sort();
+      // Each link is followed, as a client does: what it answers says whether it is this listing, not how its URL is written
+      // (that is store.pagination.link-query-form). Which rels a page offers beyond next on page 1 the contract leaves open.
+      const sameListing = async (res: StoreResponse, where: string) => {
+        const links = linksOf(res, rule);
+        for (const [rel, url] of Object.entries(links)) {
+          const answer = await store.send({ method: 'GET', url });
+          expectStatus(answer, 200, rule);
+          const items = jsonOf(answer, rule) as Item[];
+          expect(Array.isArray(items), says(rule, `${where}: rel="${rel}" ${url} answers no JSON array`)).toBe(true);
+          const led = `${where}: rel="${rel}" ${url}`;
+          expect(
+            items.map((item) => item.id).filter((id) => !members.includes(id)),
+            says(rule, `${led} leads to products the listing's filters exclude`),
+          ).toEqual([]);
+          expect(items.length > 0 && items.length <= perPage, says(rule, `${led} leads to a page of ${items.length}, not one of per_page=${perPage}`)).toBe(
+            true,
+          );
+          for (const item of items) {
+            expect(Object.keys(item).sort(), says(rule, `${led} leads to products with other members than the listing's fields=id,name`)).toEqual(shape);
+          }
+          expect(totalCountOf(answer, rule), says(rule, `${led} counts ${members.length} results no more: the listing's`)).toBe(members.length);
+        }
+        return links;
+      };
+      const next = (await sameListing(first.res, 'page 1')).next;
+      expect(next, says(rule, 'page 1 of a listing of several pages offers rel="next"')).toBeDefined();
+      const second = await store.send({ method: 'GET', url: next! });
+      expectStatus(second, 200, rule);
+      await sameListing(second, 'page 2');
+    },
+  ),
+);
+
+test(
+  ...verifies(
+    'store.pagination.link-query-form',
+    "every Link of pages 1 and 2 is the collection's path with the query as sent, only page changed",
+    async ({ store, rule }) => {
+      const { query } = await oldWindow(store, rule);
+      const asked = { ...query, fields: 'id,name', per_page: '2' };
+      const sameForm = (res: StoreResponse, where: string) => {
+        const links = linksOf(res, rule);
+        for (const [rel, url] of Object.entries(links)) {
+          const target = new URL(url);
+          expect(target.pathname, says(rule, `${where}: rel="${rel}" is written with the path ${target.pathname}, not the collection's`)).toBe(
+            new URL(res.url).pathname,
+          );
+          const kept = Object.fromEntries([...target.searchParams].filter(([key]) => key !== 'page'));
+          expect(kept, says(rule, `${where}: rel="${rel}" ${url} does not repeat the query as sent`)).toEqual(asked);
+          expect(target.searchParams.get('page') ?? '1', says(rule, `${where}: rel="${rel}" names no page`)).toMatch(/^\d+$/);
+        }
+        return links;
+      };
+      const first = await page(store, rule, asked);
+      const next = sameForm(first.res, 'page 1').next;
+      expect(next, says(rule, 'page 1 of a listing of several pages offers rel="next"')).toBeDefined();
+      const second = await store.send({ method: 'GET', url: next! });
+      expectStatus(second, 200, rule);
+      sameForm(second, 'page 2');
+    },
+  ),
 );

@@ -200,16 +200,24 @@ function checkPages(pager: Pager, pages: readonly WalkedPage[], size: PageSize, 
   }
 }
 
-/** rel="last" of page 1 must answer the page next ends on: the same items, and no next. */
+/**
+ * rel="last" of page 1: the page number its URL names is the field notes' form (link-rels-presence, observed on
+ * live); what it answers is the contract's (follow-links, on every target): the page next ends on, the same items,
+ * and no next.
+ */
 async function checkLastLink(pager: Pager, pages: readonly WalkedPage[], where: string): Promise<void> {
   const url = pages[0]!.links.last;
   if (pages.length < 2 || url === undefined) return;
+  const named = new URL(url).searchParams.get('page');
+  if (named !== String(pages.length)) {
+    broke(pager, RELS, `${where}: rel="last" of page 1 (${pathOf(url)}) names page ${named ?? '(none)'}; next ends on page ${pages.length}.`);
+  }
   const res = await get(pager, { url });
   const final = pages.at(-1)!;
   const page = res.status === 200 ? readPage(pager, res, `${where}, rel="last"`) : undefined;
   if (!page || !isDeepStrictEqual(page.ids, final.ids) || page.links.next !== undefined) {
     const got = page ? `${page.ids.length} items${page.links.next ? ' and a next' : ''}` : `${res.status}`;
-    broke(pager, RELS, `${where}: rel="last" of page 1 (${pathOf(url)}) answers ${got}, not page ${pages.length} where next ends (${final.ids.length} items).`);
+    broken(FOLLOW, `${where}: rel="last" of page 1 (${pathOf(url)}) answers ${got}, not page ${pages.length} where next ends (${final.ids.length} items).`);
   }
 }
 

@@ -83,6 +83,31 @@ function mapRelationshipLinks(res: ProxiedResponse, fn: (links: Record<string, u
   });
 }
 
+/** Sort keys of the seed's anime and manga (ASSUMPTIONS.md, sort): only a sort of these is taken off, so an unknown key still answers 400. */
+const SORTABLE = new Set('id averageRating userCount favoritesCount popularityRank ratingRank startDate endDate createdAt updatedAt'.split(' '));
+
+/** The header that carries the sort a break took off the request on to its answer (the proxy forwards it; the twin ignores it). */
+const SORT_WITHIN_PAGE = 'x-harness-sort-within-page';
+
+/** A comparator of resources by `sort=a,-b` as a server orders them: numbers (and decimal strings) as numbers, nulls last, ties kept. */
+function byCriteria(sort: string): (a: Resource, b: Resource) => number {
+  const keys = sort.split(',').map((key) => ({ name: key.replace(/^-/, ''), descending: key.startsWith('-') }));
+  const valueOf = (r: Resource, name: string): unknown => (name === 'id' ? Number(r.id) : r.attributes?.[name]);
+  return (a, b) => {
+    for (const { name, descending } of keys) {
+      const [x, y] = [valueOf(a, name), valueOf(b, name)];
+      if (x === null || x === undefined || y === null || y === undefined) {
+        if ((x === null || x === undefined) !== (y === null || y === undefined)) return x === null || x === undefined ? 1 : -1;
+        continue;
+      }
+      const numeric = Number.isFinite(Number(x)) && Number.isFinite(Number(y));
+      const order = numeric ? Number(x) - Number(y) : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+      if (order !== 0) return descending ? -order : order;
+    }
+    return 0;
+  };
+}
+
 const ROUTE_NOT_FOUND = '{"errors":[{"status":404,"title":"Route Not Found"}]}';
 
 export const MEDIA_BREAKS: Record<string, MediaBreak> = {
@@ -413,6 +438,32 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
           doc.links[name] = url.href;
         }
       }),
+  },
+  'sort-within-page-only': {
+    breaks:
+      'sort orders each page, not the collection: the window is cut from the unsorted collection and only its resources are sorted, so every page is in order but a page can start before the previous one ended (the links keep the sort)',
+    kind: 'contract',
+    rules: ['media.pagination.same-listing', 'media.jsonapi.sort'],
+    onRequest: (req) => {
+      const sort = queryOf(req.path).get('sort');
+      if (!sort || !sort.split(',').every((key) => SORTABLE.has(key.replace(/^-/, '')))) return req;
+      const unsorted = withoutParams(req, (name) => name === 'sort');
+      return { ...unsorted, headers: { ...unsorted.headers, [SORT_WITHIN_PAGE]: sort } };
+    },
+    onResponse: (res, req) => {
+      const sort = req.headers[SORT_WITHIN_PAGE];
+      if (typeof sort !== 'string') return res;
+      return mapDocument(res, (doc) => {
+        if (!isCollection(doc) || !doc.links) return;
+        (doc.data as Resource[]).sort(byCriteria(sort));
+        for (const [name, link] of Object.entries(doc.links)) {
+          if (typeof link !== 'string') continue;
+          const url = new URL(link);
+          url.searchParams.set('sort', sort);
+          doc.links[name] = url.href;
+        }
+      });
+    },
   },
   'sort-ignored-with-a-filter': {
     breaks: 'sort= is honoured alone but ignored beside a filter',

@@ -77,6 +77,39 @@ export const MEDIA_DEVIATIONS: Record<string, ProviderDeviation> = {
         for (const name of ['prev', 'next']) if (!(name in doc.links)) doc.links[name] = null;
       }),
   },
+  'last-link-page-aligned': {
+    allows:
+      'links.last points at the last page aligned to the page size (page[offset] a multiple of page[limit]), not at max(count − limit, 0) as the field notes saw: JSON:API, Pagination: "last: the last page of data", and JSON:API is "agnostic about the pagination strategy"; that page holds the collection\'s last resources and carries no next',
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        const count = doc.meta?.['count'];
+        const last = doc.links?.['last'];
+        if (!Array.isArray(doc.data) || typeof count !== 'number' || typeof last !== 'string' || !doc.links) return;
+        const url = new URL(last);
+        const limit = Number(url.searchParams.get('page[limit]'));
+        if (!Number.isInteger(limit) || limit <= 0) return;
+        url.searchParams.set('page[offset]', String(count > 0 ? Math.floor((count - 1) / limit) * limit : 0));
+        doc.links['last'] = url.href;
+      }),
+  },
+  'update-stamps-derived-timestamps': {
+    allows:
+      'an update of a library entry stamps what follows from what it was sent, as the real service does: progressedAt when progress is sent, startedAt when status becomes current. JSON:API, Updating Resources: a server may change the resource "in ways other than those specified by the request"',
+    onRequest: (req) => {
+      if ((req.method !== 'PATCH' && req.method !== 'PUT') || !/^\/api\/edge\/library-entries\/\d+$/.test(pathOnly(req.path))) return req;
+      try {
+        const doc = JSON.parse(req.body.toString('utf8')) as { data?: { attributes?: Record<string, unknown> } };
+        const attributes = doc?.data?.attributes;
+        if (!attributes) return req;
+        const now = new Date().toISOString();
+        if ('progress' in attributes) attributes['progressedAt'] ??= now;
+        if (attributes['status'] === 'current') attributes['startedAt'] ??= now;
+        return { ...req, body: Buffer.from(JSON.stringify(doc)) };
+      } catch {
+        return req;
+      }
+    },
+  },
   'page-limit-capped': {
     allows: 'a page[limit] over the maximum is served as the maximum (20), not refused: "Rate limits, page sizes and size limits: not shown"',
     onRequest: (req) => {

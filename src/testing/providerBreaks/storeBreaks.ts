@@ -8,7 +8,7 @@
 import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyMemory } from './breakingProxy.ts';
 import { deepMap, headerOf, mapJson, mapLink, pathOnly, queryOf, withHeaders, withParam, withQuery, type Json } from './rewrite.ts';
 import { LeakyBucket } from '../../twins/store/leakyBucket.ts';
-import { STORE_CONTRACT } from '../../rules/storeContract.ts';
+import { bucketOfPlan, STORE_CONTRACT } from '../../rules/storeContract.ts';
 
 export type StoreBreak = ProviderBreak<'store'>;
 
@@ -79,6 +79,67 @@ const tokenStoreOf = (req: ProxiedRequest) => /twin-token-(\d+)/.exec(String(req
 
 /** Each proxy's bucket for 'rate-headers-of-a-larger-bucket', kept beside its memory. */
 const enforcedBuckets = new WeakMap<ProxyMemory, LeakyBucket>();
+
+/**
+ * 'rate-limit-header-lies-400': the contract's bucket (40, 2/s) the proxy enforces itself, one per store and token as
+ * the twin keeps them, each as the milliseconds it needs to drain (what Reset counts) on the wall clock. A request is
+ * counted before it goes on, and a refused one goes on as a GET of its path (HEAD stays HEAD), so a write the bucket
+ * refuses is not applied; the answer says which (MARK). One the twin refuses before its bucket (no rate headers, or a
+ * 402) is given back.
+ */
+const ENFORCED = bucketOfPlan('standard');
+const CLAIMED = bucketOfPlan('plus');
+const enforcedDrains = new WeakMap<ProxyMemory, Map<string, { drainMs: number; at: number }>>();
+
+const enforcedDrainOf = (req: ProxiedRequest, memory: ProxyMemory): { drainMs: number; at: number } => {
+  let drains = enforcedDrains.get(memory);
+  if (!drains) enforcedDrains.set(memory, (drains = new Map()));
+  const key = `${/^\/v1\/([^/?]+)/.exec(req.path)?.[1] ?? ''} ${String(req.headers.authentication ?? req.headers.authorization ?? '')}`;
+  let drain = drains.get(key);
+  if (!drain) drains.set(key, (drain = { drainMs: 0, at: Date.now() }));
+  const now = Date.now();
+  drain.drainMs = Math.max(0, drain.drainMs - (now - drain.at));
+  drain.at = now;
+  return drain;
+};
+
+const limitLies400: Pick<StoreBreak, 'onRequest' | 'onResponse'> = {
+  onRequest: (req, _ctx, memory) => {
+    if (!req.path.startsWith('/v1/')) return req;
+    const drain = enforcedDrainOf(req, memory);
+    if (drain.drainMs + ENFORCED.msPerLeak <= ENFORCED.bucketSize * ENFORCED.msPerLeak) {
+      drain.drainMs += ENFORCED.msPerLeak;
+      return { ...req, headers: { ...req.headers, [MARK]: 'counted' } };
+    }
+    const { 'content-type': _type, 'content-length': _length, 'transfer-encoding': _chunks, ...headers } = req.headers;
+    return { ...req, method: req.method === 'HEAD' ? 'HEAD' : 'GET', body: Buffer.alloc(0), headers: { ...headers, [MARK]: 'refused' } };
+  },
+  onResponse: (res, req, memory) => {
+    const mark = req.headers[MARK];
+    if (mark !== 'counted' && mark !== 'refused') return res;
+    const drain = enforcedDrainOf(req, memory);
+    if (!headerOf(res, 'x-rate-limit-limit') || res.status === 402) {
+      if (mark === 'counted') drain.drainMs = Math.max(0, drain.drainMs - ENFORCED.msPerLeak);
+      return res;
+    }
+    // What a bucket of 400 leaking 20/s would say after the same time to drain: Remaining falls 10 a request.
+    const claimed =
+      mark === 'counted'
+        ? { remaining: Math.max(0, Math.floor(CLAIMED.bucketSize - drain.drainMs / CLAIMED.msPerLeak)), reset: Math.ceil(drain.drainMs) }
+        : { remaining: 0, reset: CLAIMED.bucketSize * CLAIMED.msPerLeak };
+    const lied = withHeaders(res, {
+      'x-rate-limit-limit': String(CLAIMED.bucketSize),
+      'x-rate-limit-remaining': String(claimed.remaining),
+      'x-rate-limit-reset': String(claimed.reset),
+    });
+    if (mark === 'counted') return lied;
+    return {
+      ...withHeaders(lied, { link: undefined, 'x-total-count': undefined, allow: undefined, 'content-type': 'application/json; charset=utf-8' }),
+      status: 429,
+      body: '{"code":429,"message":"Too Many Requests","description":"Rate limit exceeded"}',
+    };
+  },
+};
 
 export const STORE_BREAKS: Record<string, StoreBreak> = {
   // Pagination
@@ -524,6 +585,23 @@ export const STORE_BREAKS: Record<string, StoreBreak> = {
       return { ...req, headers: { ...headers, authentication: `bearer twin-token-${pathStore}` } };
     },
   },
+  // The two below answer everything the other way round; the harness's own code must meet them with verdicts, never a
+  // TypeError of its own (scripts/robustnessCheck.ts runs them).
+  'lists-answered-as-errors': {
+    breaks: 'every collection is answered 400 {"code":400,"message":"Bad Request","description":"…"} instead of its array',
+    kind: 'contract',
+    rules: ['store.products.list', 'store.pagination.collection-is-array'],
+    onResponse: (res, req) =>
+      req.method === 'GET' && res.status === 200 && res.body.trimStart().startsWith('[')
+        ? { ...res, status: 400, body: JSON.stringify({ code: 400, message: 'Bad Request', description: 'Lists are not served today' }) }
+        : res,
+  },
+  'errors-answered-as-lists': {
+    breaks: 'every error (but a 429) is answered 200 [] instead of its status and body',
+    kind: 'contract',
+    rules: ['store.errors.invalid-json-400', 'store.errors.validation-422', 'store.auth.token-validated'],
+    onResponse: (res) => (res.status >= 400 && res.status !== 429 ? { ...res, status: 200, body: '[]' } : res),
+  },
   'wrong-token-accepted-after-right': {
     breaks: 'a wrong token is accepted once a right one has been used: the provider serves it as the last right token it saw',
     kind: 'contract',
@@ -585,29 +663,19 @@ export const STORE_BREAKS: Record<string, StoreBreak> = {
     breaks: "the provider enforces the contract's bucket (40, 2/s) while its rate headers describe the plus plan's (400, 20/s), on 429s too",
     kind: 'contract',
     rules: ['store.ratelimit.bucket-429', 'store.ratelimit.headers'],
-  // The two below answer everything the other way round; the harness's own code must meet them with verdicts, never a
-  // TypeError of its own (scripts/robustnessCheck.ts runs them).
-  'lists-answered-as-errors': {
-    breaks: 'every collection is answered 400 {"code":400,"message":"Bad Request","description":"…"} instead of its array',
-    kind: 'contract',
-    rules: ['store.products.list', 'store.pagination.collection-is-array'],
-    onResponse: (res, req) =>
-      req.method === 'GET' && res.status === 200 && res.body.trimStart().startsWith('[')
-        ? { ...res, status: 400, body: JSON.stringify({ code: 400, message: 'Bad Request', description: 'Lists are not served today' }) }
-        : res,
-  },
-  'errors-answered-as-lists': {
-    breaks: 'every error (but a 429) is answered 200 [] instead of its status and body',
-    kind: 'contract',
-    rules: ['store.errors.invalid-json-400', 'store.errors.validation-422', 'store.auth.token-validated'],
-    onResponse: (res) => (res.status >= 400 && res.status !== 429 ? { ...res, status: 200, body: '[]' } : res),
-  },
     onResponse: (res, _req, memory) => {
       if (!headerOf(res, 'x-rate-limit-limit')) return res;
       let bucket = enforcedBuckets.get(memory);
       if (!bucket) enforcedBuckets.set(memory, (bucket = new LeakyBucket(Date.now(), STORE_CONTRACT.bucketSize, STORE_CONTRACT.leakPerSecond)));
       return bucket.tryAdd(Date.now()) ? res : { ...res, status: 429, body: '{"code":429,"message":"Too Many Requests","description":null}' };
     },
+  },
+  'rate-limit-header-lies-400': {
+    breaks:
+      "every answer says X-Rate-Limit-Limit: 400 (a plus plan's) with Remaining and Reset of a 400 bucket leaking 20/s, a 429 a full one (Remaining 0, Reset 20000), while the provider enforces the contract's bucket, 40 leaking 2/s (the proxy's own, per store and token)",
+    kind: 'contract',
+    rules: ['store.ratelimit.bucket-429', 'store.ratelimit.headers'],
+    ...limitLies400,
   },
 
   // Errors
