@@ -70,6 +70,10 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'store.writes.create-reflected': { routes: STORE_COLLECTIONS, methods: ['POST'], body: true },
   'store.writes.update-reflected': { routes: ['/products/{id}', '/categories/{id}'], methods: ['PUT'], body: true },
   'store.writes.delete-gone': { routes: ['/products/{id}', '/categories/{id}'], methods: ['DELETE'] },
+  'store.writes.create-adds-one': { routes: STORE_COLLECTIONS, methods: ['POST'], headers: ['X-Total-Count'] },
+  'store.writes.update-leaves-the-rest': { routes: ['/products/{id}', '/categories/{id}'], methods: ['PUT'], body: true },
+  'store.writes.delete-removes-one': { routes: ['/products/{id}', '/categories/{id}'], methods: ['DELETE'], headers: ['X-Total-Count'] },
+  'store.writes.refused-changes-nothing': { routes: ALL, methods: WRITES, statuses: [402, 415, 422, 429] },
   'store.products.create': { routes: ['/products'], methods: ['POST'] },
   'store.timestamps.format': { routes: ALL, members: ['*_at'] },
   'store.localized.always-object': { routes: ALL, members: LOCALIZED },
@@ -142,6 +146,11 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'media.writes.update-applied': { routes: ['/{collection}/{id}'], methods: ['PATCH', 'PUT'] },
   'media.writes.create-destroy-applied': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'DELETE'] },
   'media.writes.answer-is-resource': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'PATCH', 'PUT'], members: ['data'] },
+  'media.writes.create-adds-one': { routes: ['/{collection}'], methods: ['POST'], members: ['meta.count'] },
+  'media.writes.create-linkage-as-sent': { routes: ['/{collection}'], methods: ['POST'], members: ['data.relationships'] },
+  'media.writes.update-keeps-the-rest': { routes: ['/{collection}/{id}'], methods: ['PATCH', 'PUT'], members: ['data.attributes', 'data.relationships'] },
+  'media.writes.bulk-applies-to-named': { routes: ['/library-entries/_bulk'], methods: ['PATCH', 'PUT'], params: ['filter[id]'] },
+  'media.writes.refused-changes-nothing': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'PATCH', 'PUT'], statuses: [415, 422] },
 };
 
 function isNone(entry: Concern | NoConcern | undefined): entry is NoConcern {

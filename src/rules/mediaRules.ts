@@ -440,6 +440,57 @@ const rules = [
     writes: true,
     text: 'A create answers the resource it created (the type posted, the attributes sent as the provider keeps them, a links.self that reads back the same resource); an update answers the resource with the values sent.',
   },
+  // A write does what it says and nothing else. Counted on the signed-in user's library (meta.count of filter[userId]),
+  // which on live assumes no other writer to that library during the run.
+  {
+    id: 'media.writes.create-adds-one',
+    section: 'Standard resource routes (set C)',
+    source: 'contract',
+    needs: 'token',
+    writes: true,
+    text: "POST /{collection} creates one resource and DELETE destroys that one: the signed-in user's library count (meta.count of their library entries) is exactly one more after a library entry is created, and back where it was after its DELETE.",
+  },
+  {
+    id: 'media.writes.create-linkage-as-sent',
+    section: 'Standard resource routes (set C)',
+    // JSON:API 1.1, Creating Resources: a relationship's data in a POST "represents the linkage the new resource is to have".
+    source: 'contract',
+    needs: 'token',
+    writes: true,
+    text: 'A created resource has the linkage posted: a library entry created for a user and an anime reads back, its relationships included, with that user and that anime and no other; so does the answer when its relationships carry data.',
+  },
+  {
+    id: 'media.writes.update-keeps-the-rest',
+    section: 'Standard resource routes (set C)',
+    // JSON:API 1.1, Updating Resources: "If a request does not include all of the attributes for a resource, the server
+    // MUST interpret the missing attributes as if they were included with their current values. The server MUST NOT
+    // interpret missing attributes as null values"; the same for relationships. A server may change what it computes
+    // ("updating the updatedAt attribute or a computed sha"): the timestamps it stamps from what was sent may move.
+    source: 'contract',
+    needs: 'token',
+    writes: true,
+    text: "PATCH and PUT of part of a resource leave the rest as it was: every attribute and relationship not sent keeps its value (missing attributes MUST be interpreted as if included with their current values, never as null), createdAt does not move, updatedAt does not go back, timestamps the server stamps from what was sent (progressedAt, startedAt, finishedAt) may move but not to null, and the user's library count is unchanged.",
+  },
+  {
+    id: 'media.writes.bulk-applies-to-named',
+    section: 'Special routes',
+    source: 'reliance',
+    reliedOnBy:
+      'MediaClient.bulkUpdate (one change to every entry its filter selects, the updated entries returned) and the pact "a bulk update of library entries"',
+    needs: 'token',
+    writes: true,
+    text: 'PATCH /library-entries/_bulk?filter[id]=a,b applies its change to every entry named and to no other: each reads back changed, the answer lists exactly those entries, another entry of the same library reads back as it was, and the library count is unchanged.',
+  },
+  {
+    id: 'media.writes.refused-changes-nothing',
+    section: 'Standard resource routes (set C)',
+    // HTTP, which the API is served over (RFC 9110 15.5.16, 15.5.21): a 415 is the server "refusing to service the
+    // request", a 422 "unable to process the contained instructions". The statuses themselves are the field notes'.
+    source: 'contract',
+    needs: 'token',
+    writes: true,
+    text: "A write the provider refuses (415 for a body not in the JSON:API media type, 422 for an invalid attribute) changes nothing: the user's library count, the entries of the anime a refused create named, and the entry a refused update named read back as before.",
+  },
   {
     id: 'media.writes.status-codes',
     section: 'Media type, keys, ids',

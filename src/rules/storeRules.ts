@@ -410,6 +410,40 @@ const rules = [
     writes: true,
     text: 'After a DELETE succeeds the resource is gone for every reader: GET and HEAD of its id answer a 4xx, and the listing no longer holds it.',
   },
+  // A write does what it says and nothing else (Methods: POST creates a resource, PUT replaces one, DELETE deletes one;
+  // the Errors table's 415, 422, 429 and 402 refuse). On live these assume no other writer in the sandbox during the run.
+  {
+    id: 'store.writes.create-adds-one',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: "POST creates a resource, one: after a create the collection's X-Total-Count is exactly one more than before it, and the new record's created_at is not after its updated_at.",
+  },
+  {
+    id: 'store.writes.update-leaves-the-rest',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: "A PUT replaces the resource it names and nothing else: the members it was sent as they were (a category's description, handle, parent) read back as they were, those it does not write (id, subcategories) and created_at do not move, updated_at moves forward (never back; timestamps count whole seconds), the collection's X-Total-Count is unchanged, and another resource (a subcategory of the category replaced) reads back as before.",
+  },
+  {
+    id: 'store.writes.delete-removes-one',
+    section: 'Common request rules',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: "DELETE deletes the resource named, and only it: after the DELETE the collection's X-Total-Count is exactly one less than before it, and another resource of the collection reads back as before.",
+  },
+  {
+    id: 'store.writes.refused-changes-nothing',
+    section: 'Errors',
+    source: 'contract',
+    needs: 'any',
+    writes: true,
+    text: "A write the provider refuses (415 without Content-Type, 422 for an invalid field, 429 over the bucket, 402 while suspended) changes nothing: the collection's X-Total-Count and the resource it named read back as before, at once and again once the time the 429 names (X-Rate-Limit-Reset) has passed.",
+  },
   {
     id: 'store.products.filters',
     section: 'Product',

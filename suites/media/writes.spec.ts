@@ -227,6 +227,297 @@ test(
   }),
 );
 
+// A write does what it says and nothing else. Each test below reads back, besides what the write asked for, the rest:
+// the signed-in user's library count (meta.count, filtered to their entries: what can be counted reliably), the
+// attributes and relationships not sent, the timestamps, the entries a bulk operation did not name. On live this
+// assumes no other writer to that library during the run (docs/live.md).
+
+/** meta.count of the signed-in user's library. */
+async function libraryCount(media: MediaUnderTest, rule: Rule, userId: string): Promise<number> {
+  const res = await media.signedIn!.send({ method: 'GET', path: '/library-entries', query: { 'filter[userId]': userId, 'page[limit]': 1 } });
+  expectStatus(res, 200, rule);
+  const count = jsonApiOf(res, rule).meta?.['count'];
+  expect(typeof count, says(rule, `GET /library-entries?filter[userId]=${userId} answered no numeric meta.count`)).toBe('number');
+  return count as number;
+}
+
+/** `n` anime among the first 20 (of at least 3 episodes) that the user's library lacks, found with one lookup. */
+async function animeLacking(media: MediaUnderTest, rule: Rule, userId: string, n: number): Promise<string[]> {
+  const client = media.signedIn!;
+  const anime = resourcesOf(jsonApiOf(await client.send({ method: 'GET', path: '/anime', query: { 'page[limit]': 20 } }), rule))
+    .filter(({ attributes }) => !(typeof attributes?.['episodeCount'] === 'number' && attributes['episodeCount'] < 3))
+    .map(({ id }) => id);
+  const held = await client.send({
+    method: 'GET',
+    path: '/library-entries',
+    query: { 'filter[userId]': userId, 'filter[animeId]': anime.join(','), include: 'anime', 'page[limit]': 20 },
+  });
+  expectStatus(held, 200, rule);
+  const taken = new Set(resourcesOf(jsonApiOf(held, rule)).flatMap((entry) => linkageKeys(entry.relationships?.['anime']?.data)));
+  const lacking = anime.filter((id) => !taken.has(`anime/${id}`)).slice(0, n);
+  precondition(rule, media.target, lacking.length === n, `${n} anime among the first 20, of at least 3 episodes, that the signed-in user's library lacks`);
+  return lacking;
+}
+
+interface WholeEntry {
+  attributes: Record<string, unknown>;
+  /** `type/id` of each relationship that carries data: the included user and anime, and any other given with data. */
+  linkage: Record<string, string[]>;
+}
+
+/** GET /library-entries/{id}?include=user,anime as its owner: every attribute, and the linkage of its relationships. */
+async function readWhole(media: MediaUnderTest, rule: Rule, id: string): Promise<WholeEntry> {
+  const res = await media.signedIn!.send({ method: 'GET', path: `/library-entries/${id}`, query: { include: 'user,anime' } });
+  expectStatus(res, 200, rule);
+  const entry = jsonApiOf(res, rule).data as JsonApiResource | null;
+  expect(entry && typeof entry === 'object', says(rule, `GET /library-entries/${id} answered no resource`)).toBe(true);
+  const linkage: Record<string, string[]> = {};
+  for (const [name, relationship] of Object.entries(entry!.relationships ?? {})) {
+    if (relationship && typeof relationship === 'object' && 'data' in relationship) linkage[name] = linkageKeys(relationship.data);
+  }
+  return { attributes: entry!.attributes ?? {}, linkage };
+}
+
+/** Timestamps the real service stamps from what an update sends (progress, status): they may move, never to null. */
+const STAMPED = new Set(['progressedAt', 'startedAt', 'finishedAt']);
+/** Relationships the server resolves from the progress (the current and the next episode). */
+const RESOLVED = new Set(['unit', 'nextUnit']);
+
+const instant = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
+
+/**
+ * What an update was not sent reads back as it was (JSON:API: missing attributes and relationships as if included with
+ * their current values): every other attribute, createdAt, the linkage of every relationship given with data both
+ * times; updatedAt does not go back; a stamped timestamp may move, but not to null.
+ */
+function expectTheRestKept(before: WholeEntry, after: WholeEntry, sent: readonly string[], rule: Rule, where: string): void {
+  const names = new Set([...Object.keys(before.attributes), ...Object.keys(after.attributes)]);
+  for (const name of names) {
+    if (sent.includes(name)) continue;
+    const [was, is] = [before.attributes[name], after.attributes[name]];
+    const moved = `${where}: ${name}, not sent, was ${JSON.stringify(was)} and is now ${JSON.stringify(is)}`;
+    if (name === 'updatedAt') expect(instant(is) >= instant(was), says(rule, `${where}: updatedAt went back from ${String(was)} to ${String(is)}`)).toBe(true);
+    else if (STAMPED.has(name)) expect(was !== null && was !== undefined && (is === null || is === undefined), says(rule, moved)).toBe(false);
+    else expect(is, says(rule, moved)).toEqual(was);
+  }
+  for (const name of ['user', 'anime']) expect(after.linkage[name], says(rule, `${where}: the included ${name} carries its linkage`)).toBeDefined();
+  for (const [name, was] of Object.entries(before.linkage)) {
+    const is = after.linkage[name];
+    if (RESOLVED.has(name) || is === undefined) continue;
+    expect(is, says(rule, `${where}: relationship ${name}, not sent, named ${JSON.stringify(was)} and now ${JSON.stringify(is)}`)).toEqual(was);
+  }
+}
+
+test(
+  ...verifies(
+    'media.writes.create-adds-one',
+    "a library entry created, then deleted: the user's library count one more, then as it was",
+    async ({ media, rule }) => {
+      const userId = await selfId(media, rule);
+      const [animeId] = await animeLacking(media, rule, userId, 1);
+      const before = await libraryCount(media, rule, userId);
+      const id = await addEntry(media, rule, userId, animeId!, { status: 'planned', progress: 0 });
+      const afterCreate = await libraryCount(media, rule, userId);
+      expect(afterCreate, says(rule, `the library count went from ${before} to ${afterCreate} for one create`)).toBe(before + 1);
+      expectDone(await media.signedIn!.send({ method: 'DELETE', path: `/library-entries/${id}` }), rule, 'deleting the entry');
+      const afterDelete = await libraryCount(media, rule, userId);
+      expect(afterDelete, says(rule, `the library count went from ${afterCreate} to ${afterDelete} for one DELETE`)).toBe(before);
+    },
+  ),
+);
+
+test(
+  ...verifies(
+    'media.writes.create-linkage-as-sent',
+    'a library entry created for the user and an anime reads back linked to those',
+    async ({ media, rule }) => {
+      const userId = await selfId(media, rule);
+      const [animeId] = await animeLacking(media, rule, userId, 1);
+      const created = await postEntry(media, userId, animeId!, { status: 'planned', progress: 0 });
+      expectDone(created, rule, 'creating a library entry');
+      const entry = jsonApiOf(created, rule).data as JsonApiResource | null;
+      expect(typeof entry?.id, says(rule, 'the created entry comes back with its id')).toBe('string');
+      const wanted: Record<string, string[]> = { user: [`users/${userId}`], anime: [`anime/${animeId!}`] };
+      // The answer, where its relationships carry data, names the same.
+      for (const [name, keys] of Object.entries(wanted)) {
+        const relationship = entry!.relationships?.[name];
+        if (relationship && 'data' in relationship) expect(linkageKeys(relationship.data), says(rule, `the create answers ${name} linkage`)).toEqual(keys);
+      }
+      const { linkage } = await readWhole(media, rule, entry!.id);
+      for (const [name, keys] of Object.entries(wanted)) {
+        expect(
+          linkage[name],
+          says(rule, `GET /library-entries/${entry!.id}?include=user,anime: ${name} names ${JSON.stringify(linkage[name])}, not the ${keys[0]} posted`),
+        ).toEqual(keys);
+      }
+      expectDone(await media.signedIn!.send({ method: 'DELETE', path: `/library-entries/${entry!.id}` }), rule, 'removing the entry again');
+    },
+  ),
+);
+
+test(
+  ...verifies('media.writes.update-keeps-the-rest', 'PATCH, then PUT, of part of a library entry: the rest as it was', async ({ media, rule }) => {
+    const userId = await selfId(media, rule);
+    const [animeId] = await animeLacking(media, rule, userId, 1);
+    const id = await addEntry(media, rule, userId, animeId!, { status: 'planned', progress: 0, notes: 'kept by the contract harness' });
+    const count = await libraryCount(media, rule, userId);
+    let before = await readWhole(media, rule, id);
+    for (const [method, attributes] of [
+      ['PATCH', { status: 'current', progress: 1 }],
+      ['PUT', { progress: 2 }],
+    ] as const) {
+      const answer = await media.signedIn!.send({ method, path: `/library-entries/${id}`, body: { data: { type: 'libraryEntries', id, attributes } } });
+      expectDone(answer, rule, `updating ${JSON.stringify(attributes)}`);
+      const after = await readWhole(media, rule, id);
+      expectTheRestKept(before, after, Object.keys(attributes), rule, `GET after ${method} ${JSON.stringify(attributes)}`);
+      before = after;
+    }
+    const countAfter = await libraryCount(media, rule, userId);
+    expect(countAfter, says(rule, `the library count went from ${count} to ${countAfter} for two updates`)).toBe(count);
+    expectDone(await media.signedIn!.send({ method: 'DELETE', path: `/library-entries/${id}` }), rule, 'removing the entry again');
+  }),
+);
+
+test(
+  ...verifies(
+    'media.writes.bulk-applies-to-named',
+    'PATCH _bulk naming two of three new entries: those two changed, the third as it was',
+    async ({ media, rule }) => {
+      const client = media.signedIn!;
+      const userId = await selfId(media, rule);
+      const ids: string[] = [];
+      for (const animeId of await animeLacking(media, rule, userId, 3))
+        ids.push(await addEntry(media, rule, userId, animeId, { status: 'planned', progress: 0 }));
+      const [first, second, other] = ids as [string, string, string];
+      const count = await libraryCount(media, rule, userId);
+      const otherBefore = await readWhole(media, rule, other);
+      const change = { status: 'on_hold' };
+      const answer = await client.send({
+        method: 'PATCH',
+        path: '/library-entries/_bulk',
+        query: { 'filter[id]': `${first},${second}` },
+        body: { data: { type: 'libraryEntries', attributes: change } },
+      });
+      expectDone(answer, rule, `a bulk update of entries ${first} and ${second}`);
+      const listed = resourcesOf(jsonApiOf(answer, rule)).map((entry) => entry.id);
+      expect([...listed].sort(), says(rule, `the bulk answer lists entries ${JSON.stringify(listed)}, not the two named`)).toEqual([first, second].sort());
+      for (const id of [first, second]) {
+        expect((await readWhole(media, rule, id)).attributes, says(rule, `entry ${id}, named by the bulk update, reads back changed`)).toMatchObject(change);
+      }
+      const otherAfter = await readWhole(media, rule, other);
+      expectTheRestKept(otherBefore, otherAfter, [], rule, `entry ${other}, not named by the bulk update`);
+      expect(otherAfter.attributes['updatedAt'], says(rule, `entry ${other}, not named by the bulk update, was updated`)).toEqual(
+        otherBefore.attributes['updatedAt'],
+      );
+      const countAfter = await libraryCount(media, rule, userId);
+      expect(countAfter, says(rule, `the library count went from ${count} to ${countAfter} for a bulk update`)).toBe(count);
+      for (const id of ids) expectDone(await client.send({ method: 'DELETE', path: `/library-entries/${id}` }), rule, 'removing the entries again');
+    },
+  ),
+);
+
+/**
+ * What a refused write must leave as it was: the library count, the entries of the anime a refused create names (none),
+ * and an entry of the test's own that the refused update names. Entries a provider made anyway are deleted, then fail.
+ */
+async function refusalWitness(media: MediaUnderTest, rule: Rule) {
+  const userId = await selfId(media, rule);
+  const [forCreate, forEntry] = (await animeLacking(media, rule, userId, 2)) as [string, string];
+  const entry = await addEntry(media, rule, userId, forEntry, { status: 'planned', progress: 0, notes: 'kept by the contract harness' });
+  const count = await libraryCount(media, rule, userId);
+  const before = await readWhole(media, rule, entry);
+  return {
+    userId,
+    forCreate,
+    entry,
+    async unchanged(when: string): Promise<void> {
+      const made = await media.signedIn!.send({
+        method: 'GET',
+        path: '/library-entries',
+        query: { 'filter[userId]': userId, 'filter[animeId]': forCreate },
+      });
+      expectStatus(made, 200, rule);
+      const strays = resourcesOf(jsonApiOf(made, rule)).map((r) => r.id);
+      for (const id of strays) await media.signedIn!.send({ method: 'DELETE', path: `/library-entries/${id}` });
+      expect(strays, says(rule, `${when}: the library holds an entry for anime ${forCreate}, which only the refused create named`)).toEqual([]);
+      const countAfter = await libraryCount(media, rule, userId);
+      expect(countAfter, says(rule, `${when}: the library count went from ${count} to ${countAfter}`)).toBe(count);
+      const after = await readWhole(media, rule, entry);
+      expectTheRestKept(before, after, [], rule, `${when}: entry ${entry}, named by the refused update`);
+      expect(after.attributes['updatedAt'], says(rule, `${when}: entry ${entry}, named by the refused update, was updated`)).toEqual(
+        before.attributes['updatedAt'],
+      );
+    },
+  };
+}
+
+/**
+ * A write answered as refused: on the twins with the status the field notes give; on a real provider any 4xx but 429
+ * refuses (which one is the field notes'), and an answer that takes the write leaves the rule unverified by this test.
+ */
+function expectRefusal(media: MediaUnderTest, res: MediaResponse, status: number, rule: Rule, what: string): void {
+  if (media.target === 'twin') return expectStatus(res, status, rule);
+  precondition(rule, media.target, res.status < 200 || res.status >= 300, `a provider that refuses ${what} (the field notes: ${status})`);
+  expect(res.status >= 400 && res.status < 500 && res.status !== 429, says(rule, `${what} answered ${res.status}, neither taken nor refused`)).toBe(true);
+}
+
+/** A valid create of a library entry for `animeId`, and a valid change to `entry`, each as a JSON:API document. */
+const createDocument = (userId: string, animeId: string, attributes: Record<string, unknown>) => ({
+  data: {
+    type: 'libraryEntries',
+    attributes,
+    relationships: { anime: { data: { type: 'anime', id: animeId } }, user: { data: { type: 'users', id: userId } } },
+  },
+});
+
+test(
+  ...verifies('media.writes.refused-changes-nothing', '415: a create and an update sent as application/json', async ({ media, rule }) => {
+    const client = media.signedIn!;
+    const witness = await refusalWitness(media, rule);
+    const sentAs = (document: unknown) => ({ rawBody: JSON.stringify(document), contentType: 'application/json', retry: false });
+    const post = await client.send({
+      method: 'POST',
+      path: '/library-entries',
+      ...sentAs(createDocument(witness.userId, witness.forCreate, { status: 'current' })),
+    });
+    expectRefusal(media, post, 415, rule, 'a create sent as application/json');
+    const patch = await client.send({
+      method: 'PATCH',
+      path: `/library-entries/${witness.entry}`,
+      ...sentAs({ data: { type: 'libraryEntries', id: witness.entry, attributes: { status: 'dropped', notes: 'refused 415' } } }),
+    });
+    expectRefusal(media, patch, 415, rule, 'an update sent as application/json');
+    await witness.unchanged(`after a POST and a PATCH refused ${post.status} and ${patch.status}`);
+  }),
+);
+
+test(
+  ...verifies(
+    'media.writes.refused-changes-nothing',
+    '422: a create and an update, each with an invalid status beside valid members',
+    async ({ media, rule }) => {
+      const client = media.signedIn!;
+      const witness = await refusalWitness(media, rule);
+      const invalid = { status: 'not-a-status', notes: 'refused 422', progress: 1 };
+      const post = await client.send({
+        method: 'POST',
+        path: '/library-entries',
+        body: createDocument(witness.userId, witness.forCreate, invalid),
+        retry: false,
+      });
+      expectRefusal(media, post, 422, rule, 'a create with an invalid status');
+      const patch = await client.send({
+        method: 'PATCH',
+        path: `/library-entries/${witness.entry}`,
+        body: { data: { type: 'libraryEntries', id: witness.entry, attributes: invalid } },
+        retry: false,
+      });
+      expectRefusal(media, patch, 422, rule, 'an update with an invalid status');
+      await witness.unchanged('after a POST and a PATCH refused 422');
+    },
+  ),
+);
+
 test(
   ...verifies('media.special.trending', 'anime and manga, and a namespace that does not exist', async ({ media, rule }) => {
     for (const ns of ['anime', 'manga']) {

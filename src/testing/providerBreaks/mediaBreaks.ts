@@ -8,11 +8,43 @@
  * recommendations routes): those are observations on live by design. What the
  * contract leaves open is in mediaDeviations.ts instead.
  */
+import { request as httpRequest } from 'node:http';
 import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyContext } from './breakingProxy.ts';
 import { pathOnly, queryOf, withQuery } from './rewrite.ts';
 import { MEDIA_SEED } from '../../twins/media/seedFacts.ts';
 
 export type MediaBreak = ProviderBreak<'media'>;
+
+/** The request with its JSON:API document's `data` changed in place by `fn`; unchanged when the body is not such a document. */
+function mapRequestData(req: ProxiedRequest, fn: (data: Record<string, unknown> & { attributes?: Record<string, unknown> }) => void): ProxiedRequest {
+  try {
+    const doc = JSON.parse(req.body.toString('utf8')) as { data?: unknown };
+    if (!doc?.data || typeof doc.data !== 'object' || Array.isArray(doc.data)) return req;
+    fn(doc.data as Record<string, unknown>);
+    return { ...req, body: Buffer.from(JSON.stringify(doc)) };
+  } catch {
+    return req;
+  }
+}
+
+/** A write of one library entry (not `_bulk`): PATCH or PUT /library-entries/{id}. */
+const isEntryUpdate = (req: ProxiedRequest) =>
+  (req.method === 'PATCH' || req.method === 'PUT') && /^\/api\/edge\/library-entries\/\d+$/.test(pathOnly(req.path));
+
+/** Marks a request for the break's onResponse (the proxy passes the rewritten request on). */
+const WAS = 'x-provider-break-was';
+
+/** Sends a request again through the proxy it came to (its Host), marked so the break lets it pass: a provider writing more than asked. */
+function sendAgain(req: ProxiedRequest): void {
+  const [hostname, port] = String(req.headers.host ?? '').split(':');
+  const { 'transfer-encoding': _chunks, 'content-length': _length, ...headers } = req.headers;
+  const again = httpRequest(
+    { hostname, port, method: req.method, path: req.path, headers: { ...headers, [WAS]: 'again', 'content-length': String(req.body.length) } },
+    (answer) => answer.resume(),
+  );
+  again.on('error', () => undefined);
+  again.end(req.body);
+}
 
 export type JsonApiDoc = Record<string, unknown> & { data?: unknown; included?: unknown; meta?: Record<string, unknown>; links?: Record<string, unknown> };
 
@@ -184,31 +216,6 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
     rules: ['media.jsonapi.included'],
     onResponse: (res) => mapDocument(res, (doc) => void delete doc.included),
   },
-  'unsupported-query-answered-200': {
-    breaks: 'an include path or a sort the server does not have is answered 200 with an empty collection, not 400',
-    kind: 'contract',
-    rules: ['media.jsonapi.unsupported-query-400'],
-    onResponse: (res, req) => {
-      const query = queryOf(req.path);
-      if (res.status !== 400 || (!query.has('include') && !query.has('sort'))) return res;
-      return { ...res, status: 200, body: JSON.stringify({ data: [], meta: { count: 0 }, links: {} }) };
-    },
-  },
-  'include-ignored': {
-    breaks: 'include= is ignored: no included, no relationship data',
-    kind: 'contract',
-    rules: ['media.jsonapi.included'],
-    onRequest: (req) => withoutParams(req, (name) => name === 'include'),
-  },
-  'included-twice': {
-    breaks: 'a compound document includes a resource twice: the first of included comes again at its end',
-    kind: 'contract',
-    rules: ['media.jsonapi.included-unique'],
-    onResponse: (res) =>
-      mapDocument(res, (doc) => {
-        if (Array.isArray(doc.included) && doc.included.length > 0) doc.included.push(structuredClone(doc.included[0]));
-      }),
-  },
   // The two below answer everything the other way round; the harness's own code must meet them with verdicts, never a
   // TypeError of its own (scripts/robustnessCheck.ts runs them).
   'lists-answered-as-errors': {
@@ -234,6 +241,31 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
             body: JSON.stringify({ data: [], meta: { count: 0 }, links: {} }),
           }
         : res,
+  },
+  'unsupported-query-answered-200': {
+    breaks: 'an include path or a sort the server does not have is answered 200 with an empty collection, not 400',
+    kind: 'contract',
+    rules: ['media.jsonapi.unsupported-query-400'],
+    onResponse: (res, req) => {
+      const query = queryOf(req.path);
+      if (res.status !== 400 || (!query.has('include') && !query.has('sort'))) return res;
+      return { ...res, status: 200, body: JSON.stringify({ data: [], meta: { count: 0 }, links: {} }) };
+    },
+  },
+  'include-ignored': {
+    breaks: 'include= is ignored: no included, no relationship data',
+    kind: 'contract',
+    rules: ['media.jsonapi.included'],
+    onRequest: (req) => withoutParams(req, (name) => name === 'include'),
+  },
+  'included-twice': {
+    breaks: 'a compound document includes a resource twice: the first of included comes again at its end',
+    kind: 'contract',
+    rules: ['media.jsonapi.included-unique'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (Array.isArray(doc.included) && doc.included.length > 0) doc.included.push(structuredClone(doc.included[0]));
+      }),
   },
   'fields-ignored': {
     breaks: 'fields[type]= is ignored: every attribute comes back',
@@ -501,6 +533,120 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
     // The PATCH reaches the twin as a GET of the entry: the answer is the entry as it was.
     onRequest: (req) =>
       req.method === 'PATCH' && /^\/api\/edge\/library-entries\/\d+$/.test(pathOnly(req.path)) ? { ...req, method: 'GET', body: Buffer.alloc(0) } : req,
+  },
+  // Writes that do more or other than asked (media.writes.*: suites/media/writes.spec.ts).
+  'partial-update-clears-omitted': {
+    breaks: 'PATCH and PUT of a library entry read the attributes they leave out as null: notes and ratingTwenty not sent are cleared',
+    kind: 'contract',
+    rules: ['media.writes.update-keeps-the-rest'],
+    onRequest: (req) =>
+      isEntryUpdate(req)
+        ? mapRequestData(req, (data) => {
+            const attributes = (data.attributes ??= {});
+            for (const name of ['notes', 'ratingTwenty']) if (!(name in attributes)) attributes[name] = null;
+          })
+        : req,
+  },
+  'bulk-applies-to-first-id-only': {
+    breaks: 'PATCH /library-entries/_bulk?filter[id]=a,b applies its change to the first id only (and answers that one)',
+    kind: 'reliance',
+    rules: ['media.writes.bulk-applies-to-named'],
+    onRequest: (req) =>
+      /^\/api\/edge\/library-entries\/_bulk$/.test(pathOnly(req.path)) && req.method !== 'DELETE'
+        ? withQuery(req, (q) => {
+            const ids = q.get('filter[id]');
+            if (ids?.includes(',')) q.set('filter[id]', ids.split(',')[0]!);
+          })
+        : req,
+  },
+  'create-makes-two': {
+    breaks: 'a library entry created for an anime is created a second time, for a manga (a new one each time, from the last down): one create, two entries',
+    kind: 'contract',
+    rules: ['media.writes.create-adds-one'],
+    onRequest: (req, _ctx, memory) => {
+      if (req.method !== 'POST' || pathOnly(req.path) !== '/api/edge/library-entries' || req.headers[WAS] === 'again') return req;
+      // A manga the library does not hold yet, each time another: a second entry for the same one would be refused.
+      const manga = Number(memory.get('create-makes-two manga') ?? MEDIA_SEED.mangaCount);
+      memory.set('create-makes-two manga', String(manga > 1 ? manga - 1 : MEDIA_SEED.mangaCount));
+      let forManga = false;
+      const second = mapRequestData(req, (data) => {
+        const relationships = data.relationships as Record<string, { data?: { type?: string; id?: string } }> | undefined;
+        const anime = relationships?.['anime']?.data;
+        if (!relationships || anime?.type !== 'anime') return;
+        delete relationships['anime'];
+        relationships['manga'] = { data: { type: 'manga', id: String(manga) } };
+        forManga = true;
+      });
+      if (forManga) sendAgain(second);
+      return req;
+    },
+  },
+  'create-relationship-to-another-resource': {
+    breaks: 'a library entry created for an anime is stored for the manga of the same id: its relationships name another resource than the one posted',
+    kind: 'contract',
+    rules: ['media.writes.create-linkage-as-sent'],
+    onRequest: (req) =>
+      req.method === 'POST' && pathOnly(req.path) === '/api/edge/library-entries'
+        ? mapRequestData(req, (data) => {
+            const relationships = data.relationships as Record<string, { data?: { type?: string; id?: string } }> | undefined;
+            const anime = relationships?.['anime']?.data;
+            if (!relationships || anime?.type !== 'anime') return;
+            delete relationships['anime'];
+            relationships['manga'] = { data: { type: 'manga', id: anime.id } };
+          })
+        : req,
+  },
+  'refused-write-applied': {
+    breaks: 'a write sent as application/json is answered 415, and applied all the same (the proxy forwards it as application/vnd.api+json)',
+    kind: 'contract',
+    rules: ['media.writes.refused-changes-nothing'],
+    onRequest: (req) =>
+      ['POST', 'PATCH', 'PUT'].includes(req.method) && req.path.startsWith('/api/edge/') && /^application\/json/.test(String(req.headers['content-type'] ?? ''))
+        ? { ...req, headers: { ...req.headers, 'content-type': 'application/vnd.api+json', [WAS]: '415' } }
+        : req,
+    onResponse: (res, req) =>
+      req.headers[WAS] === '415'
+        ? {
+            status: 415,
+            headers: { ...res.headers, 'content-type': 'application/vnd.api+json', location: undefined },
+            body: JSON.stringify({ errors: [{ status: '415', title: 'Unsupported Media Type', detail: 'Send application/vnd.api+json' }] }),
+          }
+        : res,
+  },
+  'invalid-update-partly-applied': {
+    breaks: 'an update with an invalid status is answered 422, and its valid attributes applied all the same',
+    kind: 'contract',
+    rules: ['media.writes.refused-changes-nothing'],
+    onRequest: (req) => {
+      if (!isEntryUpdate(req)) return req;
+      let invalid = false;
+      const applied = mapRequestData(req, (data) => {
+        const status = data.attributes?.['status'];
+        if (typeof status === 'string' && !['current', 'planned', 'completed', 'on_hold', 'dropped'].includes(status)) {
+          delete data.attributes!['status'];
+          invalid = true;
+        }
+      });
+      return invalid ? { ...applied, headers: { ...applied.headers, [WAS]: '422' } } : req;
+    },
+    onResponse: (res, req) =>
+      req.headers[WAS] === '422'
+        ? {
+            status: 422,
+            headers: { ...res.headers, 'content-type': 'application/vnd.api+json' },
+            body: JSON.stringify({
+              errors: [
+                {
+                  title: 'is not included in the list',
+                  detail: 'status - is not included in the list',
+                  code: '100',
+                  source: { pointer: '/data/attributes/status' },
+                  status: '422',
+                },
+              ],
+            }),
+          }
+        : res,
   },
 
   // Visibility and authentication

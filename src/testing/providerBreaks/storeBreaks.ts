@@ -5,6 +5,7 @@
  * pact verification) against each and expects a test of one of those rules to
  * go red. What the contract leaves open is in storeDeviations.ts instead.
  */
+import { request as httpRequest } from 'node:http';
 import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyMemory } from './breakingProxy.ts';
 import { deepMap, headerOf, mapJson, mapLink, pathOnly, queryOf, withHeaders, withParam, withQuery, type Json } from './rewrite.ts';
 import { LeakyBucket } from '../../twins/store/leakyBucket.ts';
@@ -47,6 +48,39 @@ const isWrite = (req: ProxiedRequest) => req.method === 'POST' || req.method ===
 
 /** A request marked by a break's onRequest for its onResponse (the proxy passes the rewritten request on): the header names what it was. */
 const MARK = 'x-provider-break-was';
+
+/**
+ * Sends a request again through the proxy it came to (its Host), marked AGAIN so the break lets it pass as it is: how a
+ * break makes the provider write more than it was asked. `then` gets the status of its answer (0 when none came).
+ */
+const AGAIN = 'again';
+const sendAgain = (req: ProxiedRequest, path = req.path, then?: (status: number) => void): void => {
+  const [hostname, port] = String(req.headers.host ?? '').split(':');
+  const { 'transfer-encoding': _chunks, 'content-length': _length, ...headers } = req.headers;
+  const body = req.body.length > 0 ? req.body : undefined;
+  const again = httpRequest(
+    { hostname, port, method: req.method, path, headers: { ...headers, [MARK]: AGAIN, ...(body ? { 'content-length': String(body.length) } : {}) } },
+    (answer) => {
+      answer.resume();
+      answer.on('end', () => then?.(answer.statusCode ?? 0));
+    },
+  );
+  again.on('error', () => then?.(0));
+  again.end(body);
+};
+
+/** A write the provider answered 429, carried out once the bucket has room: sent again after `ms`, and again while it meets 429. */
+const applyLater = (req: ProxiedRequest, ms: number, tries = 60): void =>
+  void setTimeout(() => sendAgain(req, req.path, (status) => status === 429 && tries > 1 && applyLater(req, 500, tries - 1)), ms);
+
+/** Sent again at once, and again every 10 ms while it meets 429: the client paces itself to the bucket, the provider's own copy does not wait. */
+const sendAgainNow = (req: ProxiedRequest, path = req.path, tries = 200): void =>
+  sendAgain(req, path, (status) => void (status === 429 && tries > 1 && setTimeout(() => sendAgainNow(req, path, tries - 1), 10)));
+
+const isWriteOf = (req: ProxiedRequest, path: RegExp) => req.headers[MARK] !== AGAIN && path.test(pathOnly(req.path));
+
+/** One product or category, by id. */
+const ONE_RECORD = /\/v1\/\d+\/(products|categories)\/(\d+)$/;
 
 /** A single resource of `collection` by its id: /v1/{store}/categories/{id}. */
 const singleOf = (collection: 'products' | 'categories', path: string) => new RegExp(`/${collection}/(\\d+)$`).exec(pathOnly(path))?.[1];
@@ -572,6 +606,97 @@ export const STORE_BREAKS: Record<string, StoreBreak> = {
     rules: ['store.writes.delete-gone'],
     onRequest: (req) => (req.method === 'DELETE' ? { ...req, method: 'GET', headers: { ...req.headers, [MARK]: 'DELETE' } } : req),
     onResponse: (res, req) => (req.headers[MARK] === 'DELETE' && res.status === 200 ? { ...res, body: '{}' } : res),
+  },
+  // Writes that do more or other than asked: a create that makes two, a refused write applied anyway, an update that
+  // touches what it was not sent, a delete that takes a neighbour too (store.writes.*: suites/store/writes.spec.ts).
+  'create-makes-two': {
+    breaks: 'each product POST is sent twice upstream: a create answers one product and makes two',
+    kind: 'contract',
+    rules: ['store.writes.create-adds-one'],
+    onRequest: (req) => {
+      if (req.method === 'POST' && isWriteOf(req, /\/v1\/\d+\/products$/)) sendAgainNow(req);
+      return req;
+    },
+  },
+  'delete-removes-two': {
+    breaks: 'a DELETE of a product or category also deletes the record whose id is one less (of a category, the one made just before it)',
+    kind: 'contract',
+    rules: ['store.writes.delete-removes-one'],
+    onRequest: (req) => {
+      const match = req.method === 'DELETE' && isWriteOf(req, ONE_RECORD) ? ONE_RECORD.exec(pathOnly(req.path)) : null;
+      if (match) sendAgainNow(req, pathOnly(req.path).replace(/\d+$/, String(Number(match[2]) - 1)));
+      return req;
+    },
+  },
+  'refused-write-applied': {
+    breaks: 'a body sent without Content-Type is answered 415, and applied all the same (the proxy forwards it as JSON)',
+    kind: 'contract',
+    rules: ['store.writes.refused-changes-nothing'],
+    onRequest: (req) =>
+      isWrite(req) && req.body.length > 0 && !req.headers['content-type'] && req.path.startsWith('/v1/')
+        ? { ...req, headers: { ...req.headers, 'content-type': 'application/json; charset=utf-8', [MARK]: '415' } }
+        : req,
+    onResponse: (res, req) =>
+      req.headers[MARK] === '415'
+        ? {
+            ...withHeaders(res, { 'content-type': 'application/json; charset=utf-8', location: undefined }),
+            status: 415,
+            body: '{"code":415,"message":"Unsupported Media Type","description":"Content-Type should be application/json"}',
+          }
+        : res,
+  },
+  'invalid-write-applied': {
+    breaks: 'a create without a name, or an update with a blank one, is answered 422 {"name":["can\'t be blank"]} and its other members applied',
+    kind: 'contract',
+    rules: ['store.writes.refused-changes-nothing'],
+    onRequest: (req) => {
+      if (!isWrite(req) || !/\/v1\/\d+\/(products|categories)(\/\d+)?$/.test(pathOnly(req.path))) return req;
+      let invalid = false;
+      const applied = mapRequestJson(req, (body) => {
+        if (req.method === 'POST' && body.name === undefined) [invalid, body.name] = [true, 'Named by the provider'];
+        else if (req.method === 'PUT' && body.name === '') [invalid, body.name] = [true, undefined];
+      });
+      return invalid ? { ...applied, headers: { ...applied.headers, [MARK]: '422' } } : req;
+    },
+    onResponse: (res, req) =>
+      req.headers[MARK] === '422' && res.status < 300
+        ? { ...withHeaders(res, { location: undefined }), status: 422, body: '{"name":["can\'t be blank"]}' }
+        : res,
+  },
+  'rate-limited-write-applied-later': {
+    breaks: 'a write answered 429 is carried out once the bucket has room (a second later, and again while it meets 429)',
+    kind: 'contract',
+    rules: ['store.writes.refused-changes-nothing'],
+    onResponse: (res, req) => {
+      if (res.status === 429 && req.method !== 'GET' && req.method !== 'HEAD' && isWriteOf(req, /^\/v1\//)) applyLater(req, 1000);
+      return res;
+    },
+  },
+  'update-touches-other-members': {
+    breaks: "a PUT of a product or category also writes its description (the provider's own text), whatever it was sent",
+    kind: 'contract',
+    rules: ['store.writes.update-leaves-the-rest'],
+    onRequest: (req) =>
+      req.method === 'PUT' && isWriteOf(req, ONE_RECORD) && req.body.length > 0
+        ? mapRequestJson(req, (body) => {
+            if (body.name !== undefined) body.description = 'Rewritten by the provider';
+          })
+        : req,
+  },
+  'update-moves-created-at': {
+    breaks: 'a PUT moves created_at to the time of the update: its answer and every later read of the record show it',
+    kind: 'contract',
+    rules: ['store.writes.update-leaves-the-rest'],
+    onResponse: (res, req, memory) => {
+      const path = pathOnly(req.path);
+      if (!ONE_RECORD.test(path) || res.status !== 200) return res;
+      if (req.method === 'PUT') {
+        const updated = /"updated_at":"([^"]+)"/.exec(res.body)?.[1];
+        if (updated) memory.set(`created-at-moved ${path}`, updated);
+      }
+      const moved = memory.get(`created-at-moved ${path}`);
+      return moved && req.method !== 'HEAD' ? { ...res, body: res.body.replace(/"created_at":"[^"]+"/, `"created_at":"${moved}"`) } : res;
+    },
   },
   'token-opens-any-store': {
     breaks: "a store's token reads any store: the provider serves the path's store whoever's token asks",

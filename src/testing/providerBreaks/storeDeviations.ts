@@ -122,6 +122,22 @@ export const STORE_DEVIATIONS: Record<string, ProviderDeviation> = {
     allows: 'a successful create answers 200, not 201: "Status code and body returned by a successful create: not shown"',
     onResponse: (res, req) => (req.method === 'POST' && res.status === 201 ? { ...res, status: 200 } : res),
   },
+  'put-replaces-omitted-members': {
+    allows:
+      'a PUT replaces the resource: a member it was not sent goes back to its empty value (description "", a category\'s parent null), where the field notes\' service keeps it. Methods: PUT "replace a resource"',
+    onRequest: (req) => {
+      if (req.method !== 'PUT' || req.body.length === 0 || !/\/v1\/\d+\/(products|categories)\/\d+$/.test(pathOnly(req.path))) return req;
+      try {
+        const body = JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) return req;
+        body.description ??= '';
+        if (/\/categories\//.test(req.path)) body.parent ??= null;
+        return { ...req, body: Buffer.from(JSON.stringify(body)) };
+      } catch {
+        return req;
+      }
+    },
+  },
   'delete-204': {
     allows: 'a successful delete answers 204 without a body, not 200 {}: DELETE "delete a resource", status not shown',
     onResponse: (res, req) =>

@@ -152,7 +152,10 @@ function normalize(definition: ResourceDefinition, draft: Draft): void {
 
 /**
  * Stores a checked draft: a new record with the next id, or the updated record with a new updatedAt, so a
- * later read shows what was written (media.writes.create-destroy-applied, media.writes.update-applied).
+ * later read shows what was written (media.writes.create-destroy-applied, media.writes.update-applied). A create adds one
+ * record with the links posted (media.writes.create-adds-one, media.writes.create-linkage-as-sent); an update keeps what
+ * it was not sent and createdAt (media.writes.update-keeps-the-rest). Nothing is stored before the draft was checked, so a
+ * refused write changes nothing (media.writes.refused-changes-nothing).
  */
 export function saveDraft(state: MediaState, definition: ResourceDefinition, draft: Draft, context: WriteContext): MediaRecord {
   normalize(definition, draft);

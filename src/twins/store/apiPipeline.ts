@@ -30,7 +30,9 @@ const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
  * One Store API call, steps in the order the real service shows them: version,
  * User-Agent, token (and its scopes), suspension, bucket, injected faults, body, route. Every
  * answer carries X-Main-Language (store.headers.main-language); every answer
- * after the token step carries the rate headers.
+ * after the token step carries the rate headers. A refusal (402, 429, 415, a 422 of the
+ * route's checks) comes before anything is stored, so it changes nothing
+ * (store.writes.refused-changes-nothing).
  */
 export async function handleApiRequest(req: IncomingMessage, res: ServerResponse, target: RequestTarget, deps: ApiPipelineDeps): Promise<void> {
   const [version, storeSegment, ...resource] = target.segments;
@@ -75,7 +77,8 @@ async function runPipeline(req: IncomingMessage, input: PipelineInput, deps: Api
     throw StoreApiError.standard(400, 'User-Agent header is required: name the app and a contact URL or e-mail');
   }
 
-  // 3. store.auth.authentication-header, store.auth.missing-or-invalid-token-401, store.auth.token-scoped-to-store
+  // 3. store.auth.authentication-header, store.auth.token-validated (every request's token is checked, whatever came
+  // before), store.auth.missing-or-invalid-token-401, store.auth.token-scoped-to-store
   // store.scope.token-reaches-own-store: the token is looked up in the path's store only, so another store's token
   // is refused here; store.scope.path-names-the-store: what follows serves that store, the one the path names.
   const token = readToken(req.headers);

@@ -91,6 +91,7 @@ export function invalidFilterValue(filter: string, value: string): JsonApiError 
   return JsonApiError.of(400, 'Invalid filter value', `${value} is not a valid value for ${filter}.`, ERROR_CODES.invalidFilterValue);
 }
 
+/** media.jsonapi.unsupported-query-400: an include path the twin cannot identify is a 400 (JSON:API's MUST). */
 export function invalidInclude(relationship: string, type: string): JsonApiError {
   return JsonApiError.of(400, 'Invalid field', `${relationship} is not a valid relationship of ${type}`, ERROR_CODES.invalidInclude);
 }
@@ -104,6 +105,7 @@ export function invalidResource(type: string): JsonApiError {
   return JsonApiError.of(400, 'Invalid resource', `${type} is not a valid resource.`, ERROR_CODES.invalidResource);
 }
 
+/** media.jsonapi.unsupported-query-400: a sort the twin does not support is a 400 (JSON:API's MUST). */
 export function invalidSort(criteria: string, type: string): JsonApiError {
   return JsonApiError.of(400, 'Invalid sort criteria', `${criteria} is not a valid sort criteria for ${type}`, ERROR_CODES.invalidSort);
 }

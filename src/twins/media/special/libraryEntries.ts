@@ -53,7 +53,10 @@ function bulkScope(context: ApiContext): MediaRecord[] {
     .filter((entry) => (!byId || byId.includes(entry.id)) && (!byUser || byUser.includes(storedOne(entry, 'user')?.id ?? null)));
 }
 
-/** `PATCH|PUT /library-entries/_bulk` (media.special.bulk-library-entries): sets `status` on every entry in scope; all must be the viewer's. */
+/**
+ * `PATCH|PUT /library-entries/_bulk` (media.special.bulk-library-entries): sets `status` on every entry in scope, and on
+ * no other (media.writes.bulk-applies-to-named); all must be the viewer's.
+ */
 export const libraryBulkUpdate: SpecialHandler = (context) => {
   const body = specialBody(context);
   const entries = bulkScope(context);

@@ -74,7 +74,7 @@ function isDescendantOf(store: StoreState, candidateId: number, ancestorId: numb
   return false;
 }
 
-/** store.categories.crud: POST /categories. */
+/** store.categories.crud: POST /categories, one record (store.writes.create-adds-one). */
 export function createCategory(store: StoreState, input: Readonly<Record<string, unknown>>): Category {
   const changes = readCategoryChanges(store, input, undefined);
   if (store.categories.size >= MAX_CATEGORIES) {
@@ -103,7 +103,10 @@ export function addCategory(store: StoreState, category: Category): void {
   if (category.parentId !== null) store.linkChild(category.parentId, category.id);
 }
 
-/** store.categories.crud: PUT /categories/{id}; an empty update changes nothing, not even updated_at. */
+/**
+ * store.categories.crud: PUT /categories/{id}; an empty update changes nothing, not even updated_at. What it was not sent,
+ * created_at and the other categories stay as they were (store.writes.update-leaves-the-rest).
+ */
 export function updateCategory(store: StoreState, category: Category, input: Readonly<Record<string, unknown>>): void {
   const changes = readCategoryChanges(store, input, category);
   const before = JSON.stringify(renderCategory(store, category));

@@ -213,7 +213,7 @@ export function updateProduct(store: StoreState, product: Product, input: Readon
   store.emit('product/updated', product.id);
 }
 
-/** store.products.crud: DELETE /products/{id}. */
+/** store.products.crud: DELETE /products/{id}, that one only (store.writes.delete-removes-one). */
 export function deleteProduct(store: StoreState, product: Product): void {
   store.products.delete(product.id);
   store.emit('product/deleted', product.id);
