@@ -42,7 +42,6 @@ function failuresOf(suites: readonly JsonSuite[]): { title: string; messages: st
   ]);
 }
 
-
 async function main(): Promise<number> {
   const started = performance.now();
   console.log(`robustness check: the live-capable suites and pacts behind ${JOBS.join(', ')} (npm run breaks)`);
@@ -73,7 +72,9 @@ async function main(): Promise<number> {
   });
   if (outage.code !== 0) problems.push(`${OUTAGE_TEST} failed (exit ${outage.code}):\n${outage.output.split('\n').slice(-30).join('\n')}`);
   else if (!/\b2 passed\b/.test(outage.output)) problems.push(`${OUTAGE_TEST} did not run both cases:\n${outage.output.split('\n').slice(-10).join('\n')}`);
-  console.log(`robustness check: ${tests} tests read in ${((performance.now() - started) / 1000).toFixed(0)} s (breaks exited ${run.code}; the outage runs exited ${outage.code})`);
+  console.log(
+    `robustness check: ${tests} tests read in ${((performance.now() - started) / 1000).toFixed(0)} s (breaks exited ${run.code}; the outage runs exited ${outage.code})`,
+  );
   for (const problem of problems) console.log(`robustness check: FAIL ${problem}`);
   writeCheckReport('robustness-check', { passed: problems.length === 0 ? 1 : 0, failed: problems.length }, { problems });
   console.log(`robustness check: ${problems.length === 0 ? 1 : 0} passed, ${problems.length} failed`);
