@@ -9,6 +9,7 @@ import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
 import { harnessConfig, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
 import { systemClock } from '../../src/clock/Clock.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
+import { requiredScope } from '../../src/rules/storeScopes.ts';
 import type { CreateStoreOptions } from '../../src/testing/StoreTwinControl.ts';
 import { liveStoreProvider, twinStoreProvider, type LiveStoreProvider, type ProviderStore } from '../../src/providers/store/storeProvider.ts';
 import { unavailable, type Arranged, type ArrangeSession, type PactProvider } from '../verification/pactProvider.ts';
@@ -493,13 +494,9 @@ export function storeLiveTarget(config: LiveStoreConfig, whose?: LiveCredentials
   };
 }
 
-/**
- * The scope a request needs, as the field notes name them (read_products, write_products): the one a team's app
- * lacks when its token is refused with 403. Products and categories only; other paths: undefined.
- */
+/** The scope a request to a Store API path needs (src/rules/storeScopes.ts): the one a team's app lacks when refused 403. */
 function scopeNeeded(method: string, path: string): string | undefined {
-  if (!/^\/v1\/\d+\/(products|categories)(\/|$|\?)/.test(path)) return undefined;
-  return ['GET', 'HEAD'].includes(method.toUpperCase()) ? 'read_products' : 'write_products';
+  return storeIdInPath(path) === undefined ? undefined : requiredScope(method, path.split('?')[0]!.split('/').slice(3));
 }
 
 /** Why an interaction whose literal path names a record the live store lacks is not verified, and the fix. */

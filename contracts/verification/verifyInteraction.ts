@@ -136,8 +136,7 @@ export async function verifyInteraction(options: {
     const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
     const filter = credentialFilter(headers, withoutUserAgent, budget, target.sendsTo);
     const arrangement = target.arrangement?.(session, values);
-    // A path a generator makes is the arranged store's already; only a literal one is sent elsewhere.
-    const note = session.literalPath === undefined ? undefined : target.sendsTo?.(session.literalPath)?.note;
+    const note = sentToNote(target, interaction);
 
     const verdict = await runVerifier(
       { pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter, api: options.api ?? 'store', arrangement },
@@ -147,6 +146,15 @@ export async function verifyInteraction(options: {
   } finally {
     for (const state of arranged.reverse()) await state.teardown?.();
   }
+}
+
+/**
+ * Where the interaction's request went, when not to the path the pact writes (PactProvider.sendsTo): said once on
+ * its line. A path a generator makes is the arranged store's already; only a literal one is sent elsewhere.
+ */
+export function sentToNote(target: PactProvider, interaction: PactInteraction): string | undefined {
+  const literal = arrangeSession(interaction).literalPath;
+  return literal === undefined ? undefined : target.sendsTo?.(literal)?.note;
 }
 
 /**

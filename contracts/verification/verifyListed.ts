@@ -14,7 +14,7 @@ import { notVerifiedForOutage } from '../../src/testing/providerUnreachable.ts';
 import { startLiveRelay } from './liveRelay.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import { pactPath, readPact, type PactDocument, type PactInteraction, type PactMessage, type PactNames } from './pactFile.ts';
-import { arrangeSession, type PactProvider } from './pactProvider.ts';
+import type { PactProvider } from './pactProvider.ts';
 import type { RecordedProvider } from './recordedProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
 import { PROVIDER_NOTE } from '../../src/reporters/pactVerifyConsole.ts';
@@ -113,8 +113,7 @@ export async function verifyListed({ names, api, target, options }: Declared, de
   } catch (caught) {
     const outage = unreachable(caught);
     if (outage) return outage;
-    const literal = arrangeSession(interaction!).literalPath;
-    const note = literal === undefined ? undefined : provider.sendsTo?.(literal)?.note;
+    const note = (await verification()).sentToNote(provider, interaction!);
     if (note) record.annotations.push({ type: PROVIDER_NOTE, description: note });
     return await explainFailure(caught, recorded, interaction!, record);
   } finally {

@@ -13,14 +13,14 @@
  * verifying), and fails the run: exit 1, for this reason, even when every test
  * that ran passed. The twins and replays reach no provider: there it does nothing.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { harnessConfig } from '../config/harnessConfig.ts';
 import { processEnv, reportPath } from '../config/env.ts';
 import { OUTAGE_BUDGET, OUTAGE_FILE_VARIABLE, outageLine, readOutages } from '../http/providerOutage.ts';
 import { outageLinesOf } from '../testing/providerUnreachable.ts';
+import { shareWithWorkers, type RunSharedFile } from './runSharedFile.ts';
 import { markdownText } from '../reporting/affectedAllure.ts';
 
 /** The report's front page: a global attachment (Allure's `*-globals.json`) of the outages and what they kept from verifying. */
@@ -56,8 +56,7 @@ export default class ProviderOutageReporter implements Reporter {
   readonly #summary: boolean;
   /** Each outage line said, with the titles of the tests it kept from verifying. */
   readonly #outages = new Map<string, string[]>();
-  #dir: string | undefined;
-  #file: string | undefined;
+  #file: RunSharedFile | undefined;
 
   constructor(options: ProviderOutageOptions = {}) {
     this.#live = options.live ?? harnessConfig().liveRequestBudget !== undefined;
@@ -70,10 +69,7 @@ export default class ProviderOutageReporter implements Reporter {
   onBegin(): void {
     if (!this.#live) return;
     // Before the first worker starts: workers inherit this process's environment.
-    this.#dir = mkdtempSync(join(tmpdir(), 'provider-outages-'));
-    this.#file = join(this.#dir, 'outages');
-    writeFileSync(this.#file, '');
-    this.#workerEnv[OUTAGE_FILE_VARIABLE] = this.#file;
+    this.#file = shareWithWorkers('provider-outages', OUTAGE_FILE_VARIABLE, this.#workerEnv);
   }
 
   printsToStdio(): boolean {
@@ -93,12 +89,12 @@ export default class ProviderOutageReporter implements Reporter {
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     // Declared, but no test said it (the one that met it ended otherwise): said now, once.
-    const declared = this.#file ? readOutages(this.#file).map(outageLine) : [];
+    const declared = this.#file ? readOutages(this.#file.path).map(outageLine) : [];
     for (const line of declared.filter((l) => !this.#outages.has(l))) {
       this.#outages.set(line, []);
       this.#log(line);
     }
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+    this.#file?.remove();
     delete this.#workerEnv[OUTAGE_FILE_VARIABLE];
     if (this.#outages.size === 0) return undefined;
     if (this.#summary) this.#log(outageSummary([...this.#outages.values()].reduce((sum, titles) => sum + titles.length, 0)));

@@ -14,14 +14,13 @@
  * project, so the figure never claims more than it covers. The twins and
  * replays cost nothing: there it prints nothing.
  */
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { harnessConfig } from '../config/harnessConfig.ts';
 import { budgetSummary, liveRequestsOf, NO_REQUESTS, type LiveRequestCount } from '../testing/liveRequestCount.ts';
 import { LEDGER_VARIABLE } from '../testing/LiveRequestGuard.ts';
 import { processEnv } from '../config/env.ts';
+import { shareWithWorkers, type RunSharedFile } from './runSharedFile.ts';
 
 /** What a property spent, from its `budget` annotation (properties/support/liveBudget.ts, budgetAnnotation). */
 const PROPERTY_BUDGET = /^(\d+) of \d+ requests \(LIVE_RATE_BUDGET\)/;
@@ -47,8 +46,7 @@ export default class RequestBudgetReporter implements Reporter {
   readonly #uncounted = new Map<string, number>();
   readonly #total: Spending = { ...NO_REQUESTS, properties: 0 };
   readonly #workerEnv: Record<string, string | undefined>;
-  #ledgerDir: string | undefined;
-  #ledger: string | undefined;
+  #ledger: RunSharedFile | undefined;
 
   constructor(options: RequestBudgetOptions = {}) {
     this.#budget = 'budget' in options ? options.budget : harnessConfig().liveRequestBudget;
@@ -59,10 +57,7 @@ export default class RequestBudgetReporter implements Reporter {
   onBegin(): void {
     if (this.#budget === undefined) return;
     // Called before the first worker starts; workers inherit this process's environment.
-    this.#ledgerDir = mkdtempSync(join(tmpdir(), 'live-requests-'));
-    this.#ledger = join(this.#ledgerDir, 'ledger');
-    writeFileSync(this.#ledger, '');
-    this.#workerEnv[LEDGER_VARIABLE] = this.#ledger;
+    this.#ledger = shareWithWorkers('live-requests', LEDGER_VARIABLE, this.#workerEnv);
   }
 
   printsToStdio(): boolean {
@@ -81,13 +76,13 @@ export default class RequestBudgetReporter implements Reporter {
     for (const key of ['store', 'media', 'refused', 'properties'] as const) this.#total[key] += spent[key];
     const title = test.titlePath().filter(Boolean).join(' › ');
     this.#byTest.set(title, (this.#byTest.get(title) ?? 0) + sent);
-    if (this.#ledger) appendFileSync(this.#ledger, `${sent}\n`);
+    if (this.#ledger) appendFileSync(this.#ledger.path, `${sent}\n`);
   }
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const budget = this.#budget;
     if (budget === undefined) return undefined;
-    if (this.#ledgerDir) rmSync(this.#ledgerDir, { recursive: true, force: true });
+    this.#ledger?.remove();
     const { line, over } = budgetSummary(this.#total, budget);
     this.#log(line);
     if (this.#uncounted.size > 0) {

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { isAcceptedWebhookUrl } from '../resources/webhooks.ts';
 
-/** The scopes the twin knows (field notes, OAuth: `"scope":"read_products,write_products"`). */
-export const SCOPES = ['read_products', 'write_products'] as const;
-export type Scope = (typeof SCOPES)[number];
+import { SCOPES, type Scope } from '../../../rules/storeScopes.ts';
+
+export { SCOPES, type Scope };
 
 export interface TwinApp {
   readonly id: number;
