@@ -3,7 +3,7 @@
  * recorded or replayed): the one choice both the harness's own pacts and an
  * outside consumer's are verified against.
  */
-import { harnessConfig } from '../../src/config/harnessConfig.ts';
+import { harnessConfig, type HarnessConfig, type LiveTeamSandbox } from '../../src/config/harnessConfig.ts';
 import { mediaLiveTarget, mediaTwinTarget } from '../media/providerStates.ts';
 import { storeLiveTarget, storeTwinTarget } from '../store/providerStates.ts';
 import type { PactProvider } from './pactProvider.ts';
@@ -27,7 +27,7 @@ export function apiTarget(api: PactApi, consumer?: string): PactProvider | { ski
       return storeLiveTarget(config, { credentials: `the harness's store ${config.storeId} and token (STORE_TEAM_SANDBOXES has no entry for ${consumer})` });
     const { secondStore: _second, teamSandboxes: _teams, ...shared } = config;
     return storeLiveTarget(
-      { ...shared, storeId: sandbox.storeId, token: sandbox.token, userAgent: sandbox.userAgent ?? config.userAgent },
+      { ...shared, apiUrl: sandbox.apiUrl ?? config.apiUrl, storeId: sandbox.storeId, token: sandbox.token, userAgent: sandbox.userAgent ?? config.userAgent },
       { credentials: `${consumer}'s own app on its sandbox store ${sandbox.storeId} (STORE_TEAM_SANDBOXES)`, team: consumer },
     );
   }
@@ -37,14 +37,45 @@ export function apiTarget(api: PactApi, consumer?: string): PactProvider | { ski
 }
 
 /**
- * The bucket an outside consumer's pact is verified against on a live store: its own sandbox's (STORE_TEAM_SANDBOXES),
- * else the harness's; the media API has none. Pacts of different buckets are verified side by side (runPactPlan.ts).
+ * A bucket the outside pacts of a run are verified against: `id` names it on the command line and in the nightly's
+ * matrix (never a store id or token: those are secrets there), `label` says whose it is in the output.
  */
-export function sandboxOf(api: PactApi, consumer: string): string {
-  const config = harnessConfig();
-  if (api === 'media') return 'the media API';
+export interface Sandbox {
+  readonly id: string;
+  readonly label: string;
+}
+
+/**
+ * The sandbox an outside consumer's pact is verified against on a live store: its own app's (STORE_TEAM_SANDBOXES),
+ * else the harness's; the media API has none. Teams given the same host, store and token are one app, so one bucket.
+ * Pacts of different sandboxes are verified side by side (runPactPlan.ts), or in jobs of their own (--sandbox).
+ */
+export function sandboxOf(api: PactApi, consumer: string, config: HarnessConfig = harnessConfig()): Sandbox {
+  if (api === 'media') return { id: 'media', label: 'the media API' };
   const store = config.store;
-  if (store.mode !== 'live') return `the store ${store.mode}`;
+  if (store.mode !== 'live') return { id: 'store', label: `the store ${store.mode}` };
   const team = store.teamSandboxes?.[consumer];
-  return team ? `store ${team.storeId}, as ${consumer}'s app` : `store ${store.storeId}, as the harness`;
+  if (!team) return { id: 'harness', label: `store ${store.storeId}, as the harness` };
+  const { id, label } = teamSandboxes(store.teamSandboxes!).find(({ consumers }) => consumers.includes(consumer))!;
+  return { id, label };
+}
+
+/** Every sandbox a live run may verify pacts against, in a stable order: the nightly's matrix (`pact-verify --list-sandboxes`). */
+export function sandboxIds(config: HarnessConfig = harnessConfig()): string[] {
+  const store = config.store;
+  const stores = store.mode === 'off' ? [] : store.mode !== 'live' ? ['store'] : ['harness', ...teamSandboxes(store.teamSandboxes ?? {}).map(({ id }) => id)];
+  return config.media.mode === 'off' ? stores : [...stores, 'media'];
+}
+
+/** The teams' apps, one per host, store and token, numbered in the order of their stores and first consumers. */
+function teamSandboxes(entries: Readonly<Record<string, LiveTeamSandbox>>): (Sandbox & { consumers: string[] })[] {
+  const byApp = Map.groupBy(Object.entries(entries), ([, { apiUrl, storeId, token }]) => JSON.stringify([apiUrl ?? '', storeId, token]));
+  return [...byApp.values()]
+    .map((group) => ({ storeId: group[0]![1].storeId, consumers: group.map(([consumer]) => consumer).sort() }))
+    .sort((a, b) => a.storeId.localeCompare(b.storeId) || a.consumers[0]!.localeCompare(b.consumers[0]!))
+    .map(({ storeId, consumers }, n) => ({
+      id: `sandbox-${n + 1}`,
+      label: `store ${storeId}, as ${consumers.length === 1 ? `${consumers[0]}'s app` : `the app of ${consumers.length > 3 ? `${consumers.slice(0, 3).join(', ')} and ${consumers.length - 3} more` : consumers.join(', ')}`}`,
+      consumers,
+    }));
 }

@@ -82,7 +82,7 @@ export async function runPactPlan(
   const target = harnessConfig().target;
   const bySandbox = Map.groupBy(
     listed.map((entry, n) => ({ ...entry, n })),
-    ({ pact }) => (target === 'live' || target === 'record' ? sandboxOf(pact.api, pact.consumer) : 'one'),
+    ({ pact }) => (target === 'live' || target === 'record' ? sandboxOf(pact.api, pact.consumer).label : 'one'),
   );
   await Promise.all(
     [...bySandbox.entries()].map(async ([sandbox, group]) => {

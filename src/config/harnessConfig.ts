@@ -58,11 +58,15 @@ export interface LiveStoreConfig {
   readonly teamSandboxes?: Readonly<Record<string, LiveTeamSandbox>> | undefined;
 }
 
-/** One team's sandbox: its store, its app's token (never printed) and, when its app names itself otherwise, its User-Agent. */
+/**
+ * One team's sandbox: its store, its app's token (never printed), when its app names itself otherwise its User-Agent, and
+ * when the store is served from another host than STORE_API_URL (a regional host, or a twin process), that host.
+ */
 export interface LiveTeamSandbox {
   readonly storeId: string;
   readonly token: string;
   readonly userAgent?: string | undefined;
+  readonly apiUrl?: string | undefined;
 }
 
 /** A second allow-listed sandbox store and its token: what a store's token must not reach, and whose path must answer its own data. */
@@ -285,8 +289,9 @@ function readLiveStore(env: Env, problems: string[]): LiveStoreConfig | undefine
 const TEAM_SANDBOXES_EXAMPLE = '{"store-product-sync": {"storeId": "123456", "token": "<that app\'s token>", "userAgent": "Product sync (ops@example.com)"}}';
 
 /**
- * STORE_TEAM_SANDBOXES: a JSON object, consumer name → {storeId, token, userAgent?}. Each store must be allow-listed
- * like STORE_ID. What is wrong is said by consumer and member, never with a token.
+ * STORE_TEAM_SANDBOXES: a JSON object, consumer name → {storeId, token, userAgent?, apiUrl?}. Each store must be
+ * allow-listed like STORE_ID; an apiUrl is held to what STORE_API_URL is. What is wrong is said by consumer and member,
+ * never with a token.
  */
 function readTeamSandboxes(env: Env, problems: string[]): Readonly<Record<string, LiveTeamSandbox>> | undefined {
   const raw = env.STORE_TEAM_SANDBOXES?.trim();
@@ -305,9 +310,17 @@ function readTeamSandboxes(env: Env, problems: string[]): Readonly<Record<string
   const listed = (env.LIVE_STORE_ALLOWLIST?.trim() ?? '').split(/[\s,]+/).filter(Boolean);
   const sandboxes: Record<string, LiveTeamSandbox> = {};
   for (const [consumer, entry] of Object.entries(parsed)) {
-    const { storeId, token, userAgent } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+    const { storeId, token, userAgent, apiUrl } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
     const id = typeof storeId === 'number' ? String(storeId) : storeId;
+    const urlProblems: string[] = [];
+    const url =
+      apiUrl === undefined
+        ? undefined
+        : typeof apiUrl === 'string'
+          ? readLiveUrl({ apiUrl }, 'apiUrl', DEFAULT_STORE_API_URL, urlProblems)
+          : (urlProblems.push('apiUrl, when given, must be the URL its store API is served from'), undefined);
     const bad = [
+      ...urlProblems,
       typeof id !== 'string' || !/^\d+$/.test(id) ? 'storeId must be the numeric id of its sandbox store' : undefined,
       typeof token !== 'string' || !token.trim() || /\s/.test(token.trim()) ? "token must be the team app's bare access token" : undefined,
       userAgent !== undefined && (typeof userAgent !== 'string' || !userAgent.trim()) ? 'userAgent, when given, must name the app and a contact' : undefined,
@@ -323,6 +336,7 @@ function readTeamSandboxes(env: Env, problems: string[]): Readonly<Record<string
       storeId: id as string,
       token: (token as string).trim(),
       ...(typeof userAgent === 'string' ? { userAgent: userAgent.trim() } : {}),
+      ...(url ? { apiUrl: url } : {}),
     };
   }
   return sandboxes;

@@ -10,6 +10,7 @@ import { HARNESS_USER_AGENT, loadConfig, type LiveStoreConfig } from '../../../s
 import { ConfigError } from '../../../src/config/ConfigError.ts';
 import { startStoreTwin, type RunningStoreTwin } from '../../../src/twins/store/server.ts';
 import { storeLiveTarget } from '../../../contracts/store/providerStates.ts';
+import { sandboxIds, sandboxOf } from '../../../contracts/verification/apiTargets.ts';
 import { parsePact, type PactDocument } from '../../../contracts/verification/pactFile.ts';
 import { PactMismatchError, verifyInteraction } from '../../../contracts/verification/verifyInteraction.ts';
 
@@ -134,5 +135,31 @@ test.describe('STORE_TEAM_SANDBOXES', () => {
     expect(bad).toContain('STORE_TEAM_SANDBOXES["sync"]: storeId must be the numeric id of its sandbox store; token must be');
     expect(bad).toContain('STORE_TEAM_SANDBOXES["other"]: its store 300003 is not in LIVE_STORE_ALLOWLIST');
     expect(bad).not.toContain('secret');
+  });
+
+  test('an apiUrl serves a sandbox from another host, held to what STORE_API_URL is', () => {
+    const config = loadConfig({ ...live, STORE_TEAM_SANDBOXES: JSON.stringify({ sync: { storeId: '200002', token: 't', apiUrl: 'http://127.0.0.1:4999/' } }) });
+    expect(config.store.mode === 'live' && config.store.teamSandboxes?.['sync']?.apiUrl).toBe('http://127.0.0.1:4999');
+    expect(problemsOf(JSON.stringify({ sync: { storeId: '200002', token: 't', apiUrl: 'http://sandbox.example.com' } }))).toContain(
+      'STORE_TEAM_SANDBOXES["sync"]: apiUrl is "http://sandbox.example.com": live targets are reached over TLS only',
+    );
+  });
+
+  test('teams given the same host, store and token are one app, so one sandbox; ids never carry a store id or a token', () => {
+    const config = loadConfig({
+      ...live,
+      KITSU_ACCESS_TOKEN: '',
+      STORE_TEAM_SANDBOXES: JSON.stringify({
+        'b-sync': { storeId: '200002', token: 'shared-secret' },
+        'a-sync': { storeId: '200002', token: 'shared-secret' },
+        solo: { storeId: '100001', token: 'solo-secret' },
+      }),
+    });
+    expect(sandboxOf('store', 'solo', config)).toEqual({ id: 'sandbox-1', label: "store 100001, as solo's app" });
+    expect(sandboxOf('store', 'b-sync', config)).toEqual({ id: 'sandbox-2', label: 'store 200002, as the app of a-sync, b-sync' });
+    expect(sandboxOf('store', 'a-sync', config)).toEqual(sandboxOf('store', 'b-sync', config));
+    expect(sandboxOf('store', 'no-entry', config)).toEqual({ id: 'harness', label: 'store 100001, as the harness' });
+    expect(sandboxOf('media', 'solo', config).id).toBe('media');
+    expect(sandboxIds(config).slice(0, 3)).toEqual(['harness', 'sandbox-1', 'sandbox-2']);
   });
 });
