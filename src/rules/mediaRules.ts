@@ -18,6 +18,24 @@ const rules = [
     text: 'Responses carry Content-Type: application/vnd.api+json.',
   },
   {
+    id: 'media.jsonapi.accept-parameters-406',
+    section: 'What the service does',
+    // JSON:API, Content Negotiation (server responsibilities): a MUST of the standard the spec adopts. Which parameters
+    // the real service tolerates beyond it (q, a charset) is left open; the probe names a parameter JSON:API does not define.
+    source: 'contract',
+    needs: 'any',
+    text: 'A request whose Accept names the JSON:API media type only with a media type parameter (other than ext or profile) answers 406 Not Acceptable.',
+  },
+  {
+    id: 'media.jsonapi.content-type-parameters-415',
+    section: 'What the service does',
+    // JSON:API, Content Negotiation (server responsibilities), a MUST. Its probe is a write a provider that breaks the rule would carry out.
+    source: 'contract',
+    needs: 'token',
+    writes: true,
+    text: 'A write whose Content-Type is the JSON:API media type with a media type parameter (other than ext or profile) answers 415 Unsupported Media Type, and is not carried out.',
+  },
+  {
     id: 'media.jsonapi.document-structure',
     section: 'What the service does',
     source: 'contract',
@@ -492,9 +510,19 @@ const rules = [
     text: "A write the provider refuses (415 for a body not in the JSON:API media type, 422 for an invalid attribute) changes nothing: the user's library count, the entries of the anime a refused create named, and the entry a refused update named read back as before.",
   },
   {
+    id: 'media.jsonapi.write-statuses',
+    section: 'Standard resource routes (set C)',
+    // JSON:API, Creating, Updating and Deleting Resources (Responses): its MUSTs, for a server that generates ids and
+    // answers at once. Location (a SHOULD) and which of the allowed codes the real service picks are field notes (the rule below).
+    source: 'contract',
+    needs: 'token',
+    writes: true,
+    text: 'A successful create answers 201 Created with the resource created; an update 200 with the resource or 204 No Content; a delete 204 with no body, or 200 with a document of meta only.',
+  },
+  {
     id: 'media.writes.status-codes',
     section: 'Media type, keys, ids',
-    // The codes themselves are "not shown" in the contract: these are the real service's (201, 200, 204).
+    // Which of the codes JSON:API allows the real service answers (media.jsonapi.write-statuses), and its Location (a SHOULD).
     source: 'field-notes',
     needs: 'token',
     writes: true,

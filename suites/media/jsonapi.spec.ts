@@ -11,6 +11,7 @@ import {
   sharedReferences,
 } from '../fixtures/mediaChecks.ts';
 import { precondition, says } from '../../src/testing/ruleTest.ts';
+import { MEDIA_CONTRACT } from '../../src/rules/mediaContract.ts';
 
 // What the service does: JSON:API resource structures, string ids.
 
@@ -20,6 +21,15 @@ test(
       const res = await media.anonymous.send({ method: 'GET', path, retry: false });
       expectMediaType(res, rule);
     }
+  }),
+);
+
+test(
+  ...verifies('media.jsonapi.accept-parameters-406', 'Accept naming the JSON:API media type only with a parameter', async ({ media, rule }) => {
+    const res = await media.anonymous.send({ method: 'GET', path: '/anime/1', accept: `${MEDIA_CONTRACT.mediaType}; version=1`, retry: false });
+    expectStatus(res, 406, rule);
+    // The control: the same request with the media type as JSON:API names it is served.
+    expectStatus(await media.anonymous.send({ method: 'GET', path: '/anime/1' }), 200, rule);
   }),
 );
 

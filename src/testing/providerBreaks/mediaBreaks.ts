@@ -524,6 +524,31 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
         ? { ...res, status: 204, headers: { ...res.headers, 'content-type': undefined }, body: '' }
         : res,
   },
+  'create-answered-200': {
+    breaks: 'a create of a library entry is carried out but answered 200, not 201 Created',
+    kind: 'contract',
+    rules: ['media.jsonapi.write-statuses'],
+    onResponse: (res, req) =>
+      req.method === 'POST' && pathOnly(req.path) === '/api/edge/library-entries' && res.status === 201 ? { ...res, status: 200 } : res,
+  },
+  'content-type-parameters-accepted': {
+    breaks: 'a write whose Content-Type carries a media type parameter is carried out, as if the parameter were not there',
+    kind: 'contract',
+    rules: ['media.jsonapi.content-type-parameters-415'],
+    onRequest: (req) => {
+      const type = String(req.headers['content-type'] ?? '');
+      return /^application\/vnd\.api\+json\s*;/i.test(type) ? { ...req, headers: { ...req.headers, 'content-type': 'application/vnd.api+json' } } : req;
+    },
+  },
+  'accept-parameters-accepted': {
+    breaks: 'an Accept naming the JSON:API media type only with a media type parameter is served',
+    kind: 'contract',
+    rules: ['media.jsonapi.accept-parameters-406'],
+    onRequest: (req) => {
+      const accept = String(req.headers.accept ?? '');
+      return /^application\/vnd\.api\+json\s*;/i.test(accept) ? { ...req, headers: { ...req.headers, accept: 'application/vnd.api+json' } } : req;
+    },
+  },
 
   // Writes
   'update-not-applied': {

@@ -18,7 +18,11 @@ export function assertAcceptable(headers: IncomingHttpHeaders): void {
   if (!acceptable) throw notAcceptable(accept);
 }
 
-/** Whether Content-Type is the JSON:API media type (a charset or other parameter is tolerated). */
+/**
+ * Whether Content-Type is the JSON:API media type with no parameter but ext or profile
+ * (media.jsonapi.content-type-parameters-415; the twin supports no extension, and ignores profiles as JSON:API lets it).
+ */
 export function isJsonApiContentType(headers: IncomingHttpHeaders): boolean {
-  return (headers['content-type']?.split(';')[0] ?? '').trim().toLowerCase() === MEDIA_CONTRACT.mediaType;
+  const [type = '', ...params] = (headers['content-type'] ?? '').split(';').map((part) => part.trim().toLowerCase());
+  return type === MEDIA_CONTRACT.mediaType && params.every((param) => param === '' || param.startsWith('profile='));
 }
