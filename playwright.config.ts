@@ -87,6 +87,8 @@ const reporters: ReporterDescription[] = [
   [harnessModule('src/reporters/RuleCoverageReporter'), ownConsole ? { log: (line: string) => line.startsWith('Rule coverage:') && console.error(line) } : {}],
   // Live and record: adds up what every test sent to the APIs, prints the budget line, fails a run over LIVE_REQUEST_BUDGET.
   [harnessModule('src/reporters/RequestBudgetReporter')],
+  // Live and record: a 429 that shows a store's rate headers lie is learned once in the run, by every worker.
+  [harnessModule('src/reporters/PacerLessonsReporter')],
   // Live and record: a provider that stopped answering is said once, its tests are not verified, and the run fails for it.
   [harnessModule('src/reporters/ProviderOutageReporter'), { summary: !verifyConsole }],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock/Clock.ts';
 import { msPerLeakOfLimit, requestsFittingAsResetSays, STORE_CONTRACT } from '../../rules/storeContract.ts';
 import type { RateHeaders } from './types.ts';
+import { learnedInThisRun, shareLesson } from './pacerLessons.ts';
 
 /** A place in the bucket held by one request from the moment it leaves until its answer is read. */
 export interface PacerTicket {
@@ -57,7 +58,8 @@ export type PacerNotice = (line: string) => void;
  * the lesson with every pacer of that store on its clock in this process: from the 429 on,
  * the one that met it paces them all, on its count by the contract's bucket, so a
  * client made later does not meet the same 429 first; the pacer says so once
- * (`notice`, by default one line on stderr naming the base URL).
+ * (`notice`, by default one line on stderr naming the base URL). A run's other
+ * worker processes learn it too (pacerLessons.ts): said once in the run.
  */
 export class Pacer {
   readonly #clock: Clock;
@@ -94,6 +96,11 @@ export class Pacer {
     this.#store = options.store;
     this.#notice = options.notice ?? ((line) => void process.stderr.write(`${line}\n`));
     this.#ledger = options.store === undefined ? { holds: 0, learned: undefined } : ledgerOf(clock, options.store);
+    // Learned by another worker of this run: pace by the contract's bucket from the first request, without saying it again.
+    if (options.store !== undefined && this.#ledger.learned === undefined && learnedInThisRun(options.store)) {
+      this.#headersLie = true;
+      this.#ledger.learned = this;
+    }
   }
 
   /** Requests in the modelled bucket now, in flight not included (fractional while leaking). */
@@ -215,9 +222,10 @@ export class Pacer {
     const said = rate?.remaining !== undefined ? `, saying Remaining ${rate.remaining}` : '';
     this.#notice(
       `StoreClient: ${printable(this.#store)} answered 429${said} where its rate headers (a bucket of ${claimed}) left room: ` +
-        `every client of it in this process paces by the contract's bucket from now on (${STORE_CONTRACT.bucketSize} requests, ` +
+        `every client of it in this run paces by the contract's bucket from now on (${STORE_CONTRACT.bucketSize} requests, ` +
         `leaking ${STORE_CONTRACT.leakPerSecond}/s), its rate headers unread`,
     );
+    shareLesson(this.#store);
   }
 
   /** The pacer that paces this store since a 429 showed its headers lie, when it is another than this one. */

@@ -4,6 +4,10 @@ import { VirtualClock } from '../../../../src/clock/Clock.ts';
 import { StoreClient } from '../../../../src/clients/store/StoreClient.ts';
 import { claimsRoom, observedDrainMs, Pacer } from '../../../../src/clients/store/Pacer.ts';
 import { MS_PER_LEAK, STORE_CONTRACT } from '../../../../src/rules/storeContract.ts';
+import { PACER_LESSONS_VARIABLE } from '../../../../src/clients/store/pacerLessons.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FakeBucket, startFakeStore, TOKEN, USER_AGENT, type FakeStore } from './fakeStore.ts';
 
 // store.client.paces-to-bucket: from an empty bucket the client never meets a 429,
@@ -213,5 +217,32 @@ test.describe('Pacer model', () => {
     expect(claimsRoom({ limit: 40, remaining: undefined, reset: 0 }, 40)).toBe(true);
     expect(claimsRoom({ limit: 40, remaining: undefined, reset: 39 * MS_PER_LEAK }, 40)).toBe(false);
     expect(claimsRoom(undefined, 40)).toBe(false);
+  });
+
+  test("the lesson is the run's: a pacer of another worker process starts by the contract's bucket, and it is said once", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pacer-lessons-'));
+    const before = process.env[PACER_LESSONS_VARIABLE];
+    process.env[PACER_LESSONS_VARIABLE] = join(dir, 'lessons');
+    writeFileSync(join(dir, 'lessons'), '');
+    try {
+      const store = 'http://127.0.0.1:9/v1/100001';
+      const said: string[] = [];
+      // A clock of its own stands for another process: pacers share a ledger only on one clock.
+      const first = new Pacer(new VirtualClock(0), { store, notice: (line) => said.push(line) });
+      first.release(first.track(), { limit: 400, remaining: 399, reset: 50 });
+      first.release(first.track(), { limit: 400, remaining: 399, reset: 50 }, true);
+      expect(said).toHaveLength(1);
+      const later = new Pacer(new VirtualClock(0), { store, notice: (line) => said.push(line) });
+      expect(later.distrustsHeaders, 'a worker started after the lesson').toBe(true);
+      expect(later.capacity).toBe(STORE_CONTRACT.bucketSize);
+      later.release(later.track(), { limit: 400, remaining: 399, reset: 50 }, true);
+      expect(said, 'said once in the run').toHaveLength(1);
+      const other = new Pacer(new VirtualClock(0), { store: 'http://127.0.0.1:9/v1/200002', notice: (line) => said.push(line) });
+      expect(other.distrustsHeaders, "another store's headers are still read").toBe(false);
+    } finally {
+      if (before === undefined) delete process.env[PACER_LESSONS_VARIABLE];
+      else process.env[PACER_LESSONS_VARIABLE] = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
