@@ -87,8 +87,6 @@ const reporters: ReporterDescription[] = [
   [harnessModule('src/reporters/RuleCoverageReporter'), ownConsole ? { log: (line: string) => line.startsWith('Rule coverage:') && console.error(line) } : {}],
   // Live and record: adds up what every test sent to the APIs, prints the budget line, fails a run over LIVE_REQUEST_BUDGET.
   [harnessModule('src/reporters/RequestBudgetReporter')],
-  // Live and record: a 429 that shows a store's rate headers lie is learned once in the run, by every worker.
-  [harnessModule('src/reporters/PacerLessonsReporter')],
   // Live and record: a provider that stopped answering is said once, its tests are not verified, and the run fails for it.
   [harnessModule('src/reporters/ProviderOutageReporter'), { summary: !verifyConsole }],
   // A shard of a CI matrix writes a blob report; the merge job joins them (.github/workflows).
@@ -120,7 +118,8 @@ export default defineConfig({
   timeout: 60_000,
   // This run's pact folder starts empty, so an interaction dropped from the code leaves the pact
   // (Pact merges into an existing file). In the runner, before any worker: a project of its own was a worker start.
-  globalSetup: harnessModule('contracts/pacts.setup'),
+  // Live and record: a 429 that shows a store's rate headers lie is learned once in the run, by every worker.
+  globalSetup: [harnessModule('contracts/pacts.setup'), harnessModule('src/testing/pacerLessonsSetup')],
   projects: [
     { name: 'unit', testDir: 'tests/unit', testMatch: '**/*.test.ts' },
     // Consumer pacts are written first (into a folder globalSetup emptied), then verified against the twins.

@@ -2,7 +2,7 @@
  * The stores whose rate headers a 429 showed to lie, shared by every worker process of a run (Playwright starts a new
  * worker after each failed test): a pacer made after the lesson paces by the contract's bucket from its first request,
  * and the lesson is said once in the run, not once per worker. The run's main process makes the file
- * (src/reporters/PacerLessonsReporter.ts, live and record runs); without it a process learns for itself alone.
+ * (src/testing/pacerLessonsSetup.ts, live and record runs); without it a process learns for itself alone.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { processEnv } from '../../config/env.ts';
