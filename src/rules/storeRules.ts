@@ -452,6 +452,14 @@ const rules = [
     text: 'GET /products honours since_id, created_at_min, updated_at_min and fields.',
   },
   {
+    id: 'store.products.sort-by',
+    section: 'Product',
+    // The field notes list the values; what each orders by (which price, which language's name) is the twin's reading.
+    source: 'field-notes',
+    needs: 'any',
+    text: 'GET /products?sort_by= orders the whole listing, across its pages: price-ascending and price-descending by the lowest variant price, alpha-ascending and alpha-descending by the name in the main language, created-at-ascending and created-at-descending by created_at.',
+  },
+  {
     id: 'store.timestamps.format',
     section: 'Category',
     source: 'contract',

@@ -4,6 +4,7 @@ import { precondition, says } from '../../src/testing/ruleTest.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import type { Rule } from '../../src/rules/Rule.ts';
 import type { StoreResponse } from '../../src/clients/store/types.ts';
+import { expectSortedWalk, SORT_BY_KEYS } from '../fixtures/storeOrder.ts';
 
 // Pagination: page (1-based), per_page (default 30, max 200), X-Total-Count and Link.
 
@@ -370,6 +371,19 @@ test(
       const second = await store.send({ method: 'GET', url: next! });
       expectStatus(second, 200, rule);
       sameForm(second, 'page 2');
+    },
+  ),
+);
+
+test(
+  ...verifies(
+    'store.products.sort-by',
+    'a walk through Link next per sort_by value is in order from the first product to the last',
+    async ({ store, rule }) => {
+      const total = await productTotal(store, rule);
+      precondition(rule, store.target, total >= 4, `at least 4 products, for an order across pages (the store has ${total})`);
+      for (const value of Object.keys(SORT_BY_KEYS))
+        await expectSortedWalk((request) => store.send(request), rule, { value, total, mainLanguage: store.mainLanguage });
     },
   ),
 );

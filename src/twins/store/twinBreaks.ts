@@ -17,6 +17,7 @@ export const STORE_TWIN_BREAKS = {
   'string-main-language-only': 'store.localized.string-applies-to-all: a plain-string name is stored for the main language only',
   'storefront-callback-without-variant': 'store.storefront.on-change-variant: LS calls the callback with no argument',
   'storefront-element-matches-nothing': 'store.storefront.variant-element: variant.element names no element of the page',
+  'sort-within-page-only': 'store.products.sort-by: sort_by orders each page (of the unfiltered listing) alone, not the listing',
   'crash-on-array-name': 'store.errors.validation-422: a product write whose name is a JSON array throws a TypeError (answered 500) instead of 422',
 } as const;
 

@@ -9,6 +9,8 @@ import { createProduct, deleteProduct, findProductBySku, renderProduct, updatePr
 import type { Product } from '../records.ts';
 import { renderVariant } from '../resources/variants.ts';
 import { foldText } from '../../../text/foldText.ts';
+import { sortedProducts } from '../productOrder.ts';
+import { parsePageRequest } from '../pagination.ts';
 
 function productOr404(context: ApiContext, rawId: string | undefined): Product {
   const id = parseNumericId(rawId);
@@ -17,7 +19,10 @@ function productOr404(context: ApiContext, rawId: string | undefined): Product {
   return product;
 }
 
-/** store.products.list, store.products.filters; store.pagination.filters-with-pages: the filters choose the results, then they are paged. */
+/**
+ * store.products.list, store.products.filters; store.pagination.filters-with-pages: the filters choose the results, then
+ * they are paged; store.products.sort-by: in the order sort_by names, across the pages.
+ */
 function listProducts(context: ApiContext): TwinResponse {
   const { query, store } = context;
   const sinceId = readIdFilter(query, 'since_id');
@@ -27,7 +32,9 @@ function listProducts(context: ApiContext): TwinResponse {
   const handle = readTextFilter(query, 'handle');
   const text = readTextFilter(query, 'q');
   const needle = text === undefined ? undefined : foldText(text);
-  return collectionResponse(context, store.products.values(), {
+  const withinPages = store.twinBreak === 'sort-within-page-only' ? parsePageRequest(query).perPage : undefined;
+  const ordered = sortedProducts(store.products.values(), readTextFilter(query, 'sort_by'), store.mainLanguage, withinPages);
+  return collectionResponse(context, ordered, {
     accept: (product) =>
       (sinceId === undefined || product.id > sinceId) &&
       inTimeWindow(window, product.createdAt, product.updatedAt) &&
