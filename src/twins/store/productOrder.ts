@@ -1,6 +1,6 @@
 /**
  * store.products.sort-by: the orders of the field notes' `sort_by` values, as the twin reads them (ASSUMPTIONS.md,
- * Product filters). A price is a product's lowest variant price; a name is the one in the store's main language,
+ * Product filters). A price is a product's lowest variant price (none: the highest); a name is the one in the store's main language,
  * compared folded (case and accents aside); ties go by id, as does `user` and `best-selling` (the twin keeps no
  * merchant's arrangement and no sales). The order is the whole listing's: the filters choose, then it sorts, then pages.
  */
@@ -21,7 +21,8 @@ export const SORT_BY_VALUES = [
 
 type Compare = (a: Product, b: Product) => number;
 
-const lowestPrice = (product: Product): number => Math.min(...product.variants.map((variant) => Number(variant.price)).filter(Number.isFinite));
+const lowestPrice = (product: Product): number =>
+  Math.min(...product.variants.flatMap((variant) => (variant.price === null ? [] : [Number(variant.price)])).filter(Number.isFinite));
 const byId: Compare = (a, b) => a.id - b.id;
 
 /**
