@@ -27,6 +27,11 @@ const RULE = {
   unknownLanguage: 'store.localized.unknown-language-422',
   blank: 'store.errors.validation-422',
   create: 'store.products.create',
+  // What a later read shows is contract: a write's answer is what a read by id answers (create-reflected,
+  // update-reflected), and a refused write changes nothing (refused-changes-nothing). Only cleanup is field notes.
+  createdReadBack: 'store.writes.create-reflected',
+  updatedReadBack: 'store.writes.update-reflected',
+  refusedReadBack: 'store.writes.refused-changes-nothing',
   readBack: 'store.products.crud',
 } as const;
 
@@ -189,7 +194,8 @@ function checkAccepted(
 ): Record<string, unknown> {
   if (!isOk(res.status)) fail(prediction.rule, `${step.text} answered ${res.status} ${show(res.text)}; the model accepts the name.`, step.verdictAssumed);
   const body = bodyOf(res);
-  if (!isObject(body)) fail(step.creating ? RULE.create : RULE.readBack, `${step.text} answered ${res.status} with ${show(res.text)}, not a product object.`);
+  if (!isObject(body))
+    fail(step.creating ? RULE.create : RULE.updatedReadBack, `${step.text} answered ${res.status} with ${show(res.text)}, not a product object.`);
   const name = body.name;
   const one = languages.length === 1 ? ', even with one language' : '';
   if (!isObject(name))
@@ -231,13 +237,13 @@ function checkRejected(step: Step, res: StoreResponse, prediction: Extract<Predi
   }
 }
 
-/** GET must read back the name the model holds: the last accepted answer. */
+/** GET must read back the name the model holds: the last accepted answer (the provider's own word, so `rule` is contract). */
 async function checkReadBack(client: StoreClient, id: number, after: string, expected: LocalizedName, rule: RuleId): Promise<void> {
   const res = await client.send({ method: 'GET', path: `/products/${id}` });
   const body = bodyOf(res);
-  if (res.status !== 200 || !isObject(body)) fail(RULE.readBack, `GET /products/${id} after ${after} answered ${res.status} ${show(res.text)}.`);
+  if (res.status !== 200 || !isObject(body)) fail(rule, `GET /products/${id} after ${after} answered ${res.status} ${show(res.text)}.`);
   if (!isDeepStrictEqual(body.name, expected)) {
-    fail(rule, `GET /products/${id} after ${after} answers name ${show(body.name)}; the product's name is ${show(expected)}.`, true);
+    fail(rule, `GET /products/${id} after ${after} answers name ${show(body.name)}; the product's name is ${show(expected)}.`);
   }
 }
 
@@ -273,7 +279,7 @@ async function runWrites(client: StoreClient, languages: readonly string[], c: N
     if (id === undefined && isOk(res.status) && isObject(answered) && typeof answered.id === 'number') created(answered.id);
     if (!prediction.accepted) {
       checkRejected(step, res, prediction);
-      if (id !== undefined && current !== undefined) await checkReadBack(client, id, `a refused ${request.method}`, current, prediction.rule);
+      if (id !== undefined && current !== undefined) await checkReadBack(client, id, `a refused ${request.method}`, current, RULE.refusedReadBack);
       continue;
     }
     const body = checkAccepted(step, res, prediction, languages);
@@ -282,7 +288,7 @@ async function runWrites(client: StoreClient, languages: readonly string[], c: N
       id = body.id;
     }
     current = body.name as LocalizedName;
-    await checkReadBack(client, id, `${request.method} ${request.path}`, current, RULE.readBack);
+    await checkReadBack(client, id, `${request.method} ${request.path}`, current, step.creating ? RULE.createdReadBack : RULE.updatedReadBack);
   }
 }
 
