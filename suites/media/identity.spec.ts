@@ -117,6 +117,26 @@ test(
 );
 
 test(
+  ...verifies('media.jsonapi.show-identity', 'an included category and episode is the resource its own path answers', async ({ media, rule }) => {
+    // A type and id pair identifies one resource (JSON:API, Identification): included under another resource, it is
+    // the same one GET /{type}/{id} answers. Two of each type, so attributes swapped between neighbours are seen.
+    const { doc } = await read(media.anonymous, rule, '/anime', { include: 'categories,episodes', 'page[limit]': 3 });
+    const included = (doc.included ?? []).filter((r) => r.type === 'categories' || r.type === 'episodes');
+    const picked = ['categories', 'episodes'].flatMap((type) => included.filter((r) => r.type === type).slice(0, 2));
+    precondition(rule, media.target, picked.length >= 3, `included categories and episodes of three anime (found ${picked.length})`);
+    for (const resource of picked) {
+      const own = (await read(media.anonymous, rule, `/${resource.type}/${resource.id}`)).doc.data as JsonApiResource | null;
+      const stable = (r: JsonApiResource | null) =>
+        Object.fromEntries(STABLE_ATTRIBUTES.filter((name) => name in (resource.attributes ?? {})).map((name) => [name, r?.attributes?.[name]]));
+      expect(
+        stable(resource),
+        says(rule, `${resource.type}/${resource.id} included under /anime is the one GET /${resource.type}/${resource.id} answers`),
+      ).toEqual(stable(own));
+    }
+  }),
+);
+
+test(
   ...verifies('media.jsonapi.self-links', 'links.self of each resource type the suites read, and a document links.self', async ({ media, rule }) => {
     const reads = [
       await read(media.anonymous, rule, '/anime', { include: 'categories,episodes', 'page[limit]': 1 }),

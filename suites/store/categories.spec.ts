@@ -70,6 +70,12 @@ test(
         expect(typeof child, says(rule, 'subcategories holds ids')).toBe('number');
         expect(byId.get(child as number)?.parent, says(rule, `child ${String(child)} of ${category.id} must name it as parent`)).toBe(category.id);
       }
+      // And the other way: the parent a category names lists it among its subcategories.
+      if (category.parent !== null)
+        expect(
+          byId.get(category.parent as number)?.subcategories,
+          says(rule, `${category.id} names ${String(category.parent)} as parent, which must list it`),
+        ).toContain(category.id);
       let d = 1;
       for (let c = category; c.parent !== null && d < 50; d++) c = byId.get(c.parent as number)!;
       depth = Math.max(depth, d);

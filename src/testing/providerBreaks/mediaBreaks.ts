@@ -267,6 +267,19 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
         if (Array.isArray(doc.included) && doc.included.length > 0) doc.included.push(structuredClone(doc.included[0]));
       }),
   },
+  'included-attributes-of-a-neighbour': {
+    breaks: "in a compound document, the first two included resources of a type carry each other's attributes",
+    kind: 'contract',
+    rules: ['media.jsonapi.show-identity'],
+    onResponse: (res) =>
+      mapDocument(res, (doc) => {
+        if (!Array.isArray(doc.included)) return;
+        const byType = Map.groupBy(doc.included as { type?: unknown; attributes?: unknown }[], (r) => String(r.type));
+        for (const [first, second] of byType.values()) {
+          if (first && second) [first.attributes, second.attributes] = [second.attributes, first.attributes];
+        }
+      }),
+  },
   'fields-ignored': {
     breaks: 'fields[type]= is ignored: every attribute comes back',
     kind: 'contract',
