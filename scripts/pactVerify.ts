@@ -8,6 +8,9 @@
  *   npm run pact:verify -- --broker [selectors]    the pacts a Pact Broker has for the two providers, then
  *                                                  publishes the results (provider version = harness commit + target,
  *                                                  on live + the night: contracts/broker/providerIdentity.ts)
+ *   npm run pact:verify -- --list-sandboxes        the sandbox ids of this configuration, for the nightly's matrix;
+ *                                                  each job verifies one (--sandbox <id> --no-publish) and its merge
+ *                                                  publishes them all once (npm run pact:publish-results)
  *
  * One verdict per interaction (contracts/verification/runPactPlan.ts): the exit code and the report say which
  * interaction broke, and why.
@@ -34,7 +37,7 @@ import {
   writePlan,
   type OutsidePact,
 } from '../contracts/verification/outsidePacts.ts';
-import type { PactApi } from '../contracts/verification/apiTargets.ts';
+import { sandboxIds, sandboxOf, type PactApi } from '../contracts/verification/apiTargets.ts';
 import { loadTeamStates, TeamStatesError } from '../contracts/verification/teamStates.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
@@ -42,7 +45,8 @@ import { outcomesDir, type InteractionOutcome } from '../contracts/broker/verifi
 import { MESSAGE_NOT_VERIFIED } from '../contracts/verification/pactProvider.ts';
 import { ensureTwins, TwinsUnavailableError, type PlanTwins, type TwinsMessage } from '../contracts/verification/twinsForPlan.ts';
 import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
-import { publishResults } from '../contracts/broker/publishResults.ts';
+import { publishOnce } from '../contracts/broker/publishOnce.ts';
+import { readLeftRun, writeResultsToPublish, type PactToPublish } from '../contracts/broker/resultsToPublish.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
 import { callerDir, pactVerifyConsole, processEnv, recordingsDir, runName } from '../src/config/env.ts';
@@ -71,7 +75,8 @@ export function usage(): string {
   ${COMMAND} [store|media]                   the harness's own pacts (contracts/pacts)`
   }
   ${COMMAND} --pact <file|dir> [--pact <file|dir> …] [--provider store|media] [--states <file>]
-  ${COMMAND} --broker [selectors] [--provider-name <name> …] [--no-publish] [--states <file>]
+  ${COMMAND} --broker [selectors] [--provider-name <name> …] [--no-publish] [--sandbox <id>] [--states <file>]
+  ${COMMAND} --list-sandboxes [--beside-suites | --after-suites]
 
   --pact <file|dir>     a pact file, or every *.json in a directory; any consumer's, of any version Pact's
                         verifier reads (V1.x to V4: HTTP interactions, and the store's webhook deliveries as
@@ -82,7 +87,17 @@ export function usage(): string {
                         PACT_BROKER_USERNAME/_PASSWORD), then publish the results to it
   --provider-name <n>   the provider whose pacts the broker is asked for (default: store-commerce-api
                         and media-tracking-api)
-  --no-publish          verify the broker's pacts without publishing results
+  --no-publish          verify the broker's pacts without publishing results${
+    pactVerifyConsole()
+      ? ''
+      : `; what publishing needs is left in the
+                        run's folder (npm run pact:publish-results -- --from <dir> publishes it)`
+  }
+  --sandbox <id>        of --pact's or --broker's pacts, verify only those of one sandbox (a team's app on the
+                        live store, the harness's, the media API): one job of a CI matrix
+  --list-sandboxes      print this configuration's sandbox ids as a JSON array, for a CI matrix (nothing secret);
+                        --after-suites: those that write where the suites count records (the harness's store and
+                        media account, a team app on STORE_ID), so wait for them; --beside-suites: the others
   --provider-branch <b> the branch of the provider version published (default: PACT_BRANCH, else git's)
   --provider-environment <env>  once every result is published, record the provider version as deployed
                         there (default: production for HARNESS_TARGET=live, none for the twins and replay);
@@ -114,7 +129,7 @@ function announce(what: string): HarnessConfig | undefined {
 }
 
 export interface VerifyArgs {
-  readonly mode: 'own' | 'pact' | 'broker';
+  readonly mode: 'own' | 'pact' | 'broker' | 'list-sandboxes';
   /** After a lone `--`: passed to Playwright as they are (e.g. --grep, --reporter). */
   readonly playwright: readonly string[];
   readonly apis: readonly PactApi[];
@@ -126,6 +141,10 @@ export interface VerifyArgs {
   readonly publish: boolean;
   readonly providerBranch?: string;
   readonly providerEnvironment?: string;
+  /** --sandbox: only the pacts verified against this sandbox (apiTargets.ts sandboxOf). */
+  readonly sandbox?: string;
+  /** --list-sandboxes --beside-suites / --after-suites. */
+  readonly when?: 'beside-suites' | 'after-suites';
 }
 
 /** The flags as given, before their combination is checked. */
@@ -141,6 +160,10 @@ interface Flags {
   publish: boolean;
   providerBranch?: string;
   providerEnvironment?: string;
+  sandbox?: string;
+  listSandboxes: boolean;
+  /** With --list-sandboxes: only those a night may verify beside its suites, or only those that wait for them. */
+  when?: 'beside-suites' | 'after-suites';
 }
 
 /** Reads the command line; throws PactSourceError naming the fix (exit 2). */
@@ -156,8 +179,8 @@ export function parseVerifyArgs(all: readonly string[]): VerifyArgs {
     if (error instanceof SelectorError) throw new PactSourceError(`${error.message}\n\n${SELECTOR_USAGE}`);
     throw error;
   }
-  const { apis, pacts, providerNames, provider, statesFile, broker, publish, providerBranch, providerEnvironment } = flags;
-  const mode = broker ? 'broker' : pacts.length > 0 ? 'pact' : 'own';
+  const { apis, pacts, providerNames, provider, statesFile, broker, publish, providerBranch, providerEnvironment, sandbox } = flags;
+  const mode = flags.listSandboxes ? 'list-sandboxes' : broker ? 'broker' : pacts.length > 0 ? 'pact' : 'own';
   checkCombination(mode, flags, selectors);
   return {
     mode,
@@ -171,11 +194,13 @@ export function parseVerifyArgs(all: readonly string[]): VerifyArgs {
     ...(providerEnvironment ? { providerEnvironment } : {}),
     ...(provider ? { provider } : {}),
     ...(statesFile ? { statesFile } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(flags.when ? { when: flags.when } : {}),
   };
 }
 
 function readFlags(args: readonly string[]): Flags {
-  const flags: Flags = { apis: [], pacts: [], providerNames: [], rest: [], broker: false, publish: true };
+  const flags: Flags = { apis: [], pacts: [], providerNames: [], rest: [], broker: false, publish: true, listSandboxes: false };
   const value = (flag: string, i: number): string => {
     const next = args[i + 1];
     if (next === undefined || next.startsWith('--')) throw new PactSourceError(`${flag} needs a value.\n\n${usage()}`);
@@ -189,6 +214,9 @@ function readFlags(args: readonly string[]): Flags {
     else if (arg === '--provider-name') flags.providerNames.push(value(arg, i++));
     else if (arg === '--provider-branch') flags.providerBranch = value(arg, i++);
     else if (arg === '--provider-environment') flags.providerEnvironment = value(arg, i++);
+    else if (arg === '--sandbox') flags.sandbox = value(arg, i++);
+    else if (arg === '--list-sandboxes') flags.listSandboxes = true;
+    else if (arg === '--beside-suites' || arg === '--after-suites') flags.when = arg === '--beside-suites' ? 'beside-suites' : 'after-suites';
     else if (arg === '--provider') {
       const api = value(arg, i++);
       if (api !== 'store' && api !== 'media') throw new PactSourceError(`--provider is store or media, not "${api}".`);
@@ -203,6 +231,12 @@ function readFlags(args: readonly string[]): Flags {
 /** Flags that belong to another mode, or to none: each refused with what it goes with. */
 function checkCombination(mode: VerifyArgs['mode'], flags: Flags, selectors: ReturnType<typeof parseSelectors>): void {
   const { apis, pacts, providerNames, provider, statesFile, broker, publish, providerBranch, providerEnvironment } = flags;
+  if (mode === 'list-sandboxes' && (flags.sandbox || broker || pacts.length > 0 || apis.length > 0 || flags.rest.length > 0 || provider || statesFile))
+    throw new PactSourceError(
+      `--list-sandboxes takes no other argument: it prints the sandbox ids of this configuration (HARNESS_TARGET, STORE_TEAM_SANDBOXES); then verify one with ${words().verify} --broker --sandbox <id>.`,
+    );
+  if (mode === 'list-sandboxes') return;
+  if (flags.when) throw new PactSourceError(`--${flags.when} goes with --list-sandboxes.\n\n${usage()}`);
   if (broker && pacts.length > 0) throw new PactSourceError('Give --pact or --broker, not both: one run verifies files, or what the broker has.');
   if (mode !== 'broker' && (selectors.leftOver.length > 0 || selectors.selectors.length > 0)) {
     const unknown = selectors.leftOver.length > 0 ? selectors.leftOver : ['a consumer version selector'];
@@ -221,6 +255,8 @@ function checkCombination(mode: VerifyArgs['mode'], flags: Flags, selectors: Ret
     throw new PactSourceError(`give the pacts to verify: --pact <file|dir> (what your consumer tests wrote), or --broker.\n\n${usage()}`);
   if (mode === 'own' && (provider || statesFile || providerNames.length > 0))
     throw new PactSourceError(`--provider, --states and --provider-name go with --pact or --broker.\n\n${usage()}`);
+  if (mode === 'own' && flags.sandbox)
+    throw new PactSourceError(`--sandbox goes with --pact or --broker: it picks, of their pacts, those of one sandbox.\n\n${usage()}`);
   if (mode !== 'broker' && (providerBranch || providerEnvironment || !publish || providerNames.length > 0))
     throw new PactSourceError(`--provider-name, --provider-branch, --provider-environment and --no-publish go with --broker.\n\n${usage()}`);
 }
@@ -337,37 +373,91 @@ export function providerIdentity(args: VerifyArgs, env: NodeJS.ProcessEnv, git: 
 
 /**
  * --broker: fetch the pacts the selectors choose for each provider, verify them (one test per interaction),
- * and publish one result per pact, with the provider version's branch, tag and deployment.
+ * leave what publishing needs in the run's folder (contracts/broker/resultsToPublish.ts), and publish one result
+ * per pact, with the provider version's branch, tag and deployment. With --sandbox, only that sandbox's pacts; with
+ * --no-publish, the folder is left for npm run pact:publish-results (the nightly's merge job).
  */
 export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv, git: Git = systemGit()): Promise<number> {
   const connected = connectToBroker(args, env, git);
   if (typeof connected === 'number') return connected;
   const { client, identity, config } = connected;
-  const run = runName() ?? `pact-verify-broker-${config.target}`;
+  const run = runName() ?? `pact-verify-broker-${config.target}${args.sandbox ? `-${args.sandbox}` : ''}`;
   const dir = join(resolve(planPath(run), '..'), 'broker');
   mkdirSync(dir, { recursive: true });
   let fetched: FetchedPact[];
   try {
+    // Before any request: a job given a sandbox this configuration does not have would verify nothing.
+    checkSandbox(args.sandbox);
     fetched = await fetchPacts(client, args, identity, dir);
   } catch (error) {
     if (!(error instanceof BrokerError || error instanceof PactSourceError)) throw error;
     console.error(`${prefix()}: ${error.message}`);
     return error instanceof PactSourceError ? USAGE_EXIT_CODE : 1;
   }
-  if (fetched.length === 0) {
-    console.log(`${prefix()}: nothing to verify: the broker selected no pact. Check the selectors and that the consumers published to these provider names.`);
+  // Titled among every pact the broker selected: a sandbox's job names each pact as a run of all of them does.
+  const titled = withUniqueTitles(fetched.map((f) => f.pact));
+  const chosen = fetched.map((f, n) => ({ ...f, pact: titled[n]! })).filter(({ pact }) => inSandbox(pact, args.sandbox));
+  const build = buildUrl(env);
+  const leave = () =>
+    writeResultsToPublish(run, {
+      ...(args.sandbox ? { sandbox: args.sandbox } : {}),
+      identity,
+      verifier: { version: dependencyVersion('@pact-foundation/pact'), ...(build ? { buildUrl: build } : {}) },
+      pacts: chosen.map(({ pact, document }): PactToPublish => ({ url: pact.broker!.pactUrl, title: pact.title, provider: pact.provider, document })),
+    });
+  if (chosen.length === 0) {
+    // The folder still says what was verified (nothing), so the merge knows this sandbox's job ran.
+    writePlan({ pacts: [] }, run);
+    rmSync(outcomesDir(run), { recursive: true, force: true });
+    leave();
+    console.log(
+      fetched.length === 0
+        ? `${prefix()}: nothing to verify: the broker selected no pact. Check the selectors and that the consumers published to these provider names.`
+        : `${prefix()}: nothing to verify in the sandbox ${args.sandbox}: none of the ${fetched.length} pact(s) the broker selected is verified against it.`,
+    );
     return 0;
   }
-  const titled = withUniqueTitles(fetched.map((f) => f.pact));
-  const code = await verifyOutside(titled, args, run);
+  const code = await verifyOutside(
+    chosen.map((c) => c.pact),
+    args,
+    run,
+  );
+  const left = dirname(leave());
   if (!args.publish) {
-    console.log(`${prefix()}: --no-publish: the results were not published.`);
+    console.log(
+      `${prefix()}: --no-publish: the results were not published.${pactVerifyConsole() ? '' : ` To publish them: npm run pact:publish-results -- --from ${relative(callerDir(), left)}`}`,
+    );
     return code;
   }
-  const published = fetched.map((f, n) => ({ ...f, pact: titled[n]! }));
-  const build = buildUrl(env);
-  const verifier = { version: dependencyVersion('@pact-foundation/pact'), ...(build ? { buildUrl: build } : {}) };
-  return (await publishResults(client, published, identity, run, verifier)) || code;
+  return (await publishOnce(client, [readLeftRun(left)])) || code;
+}
+
+/** --sandbox names one of this configuration's sandboxes; a PactSourceError naming them when not. */
+function checkSandbox(sandbox: string | undefined): void {
+  if (sandbox === undefined) return;
+  const ids = sandboxIds();
+  if (ids.includes(sandbox)) return;
+  throw new PactSourceError(
+    `--sandbox ${sandbox}: this configuration has no such sandbox; its sandboxes are ${ids.join(', ') || 'none (no API is configured)'}. ` +
+      `Give one of those (${words().verify} --list-sandboxes prints them); a matrix job must see the same HARNESS_TARGET and STORE_TEAM_SANDBOXES as the job that listed them.`,
+  );
+}
+
+/** Whether a pact is verified against `sandbox` (every pact when none is given). */
+function inSandbox(pact: OutsidePact, sandbox: string | undefined): boolean {
+  return sandbox === undefined || sandboxOf(pact.api, pact.consumer).id === sandbox;
+}
+
+/** --list-sandboxes: the ids as one JSON line on stdout, nothing else (a workflow's matrix reads it); 2 on a configuration error. */
+function listSandboxes(when: VerifyArgs['when']): number {
+  try {
+    console.log(JSON.stringify(sandboxIds(undefined, when)));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(inReadersWords(error.message));
+    return USAGE_EXIT_CODE;
+  }
 }
 
 /** The broker's client, the provider version the results are published as, and the target; an exit code when the setup is wrong (printed). */
@@ -381,9 +471,7 @@ function connectToBroker(
       throw new PactBrokerConfigError(
         `${prefix()} --broker: PACT_BROKER_BASE_URL is not set. Set it to the broker (and PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME/_PASSWORD), or verify files with --pact.`,
       );
-    const url = brokerUrl('publish', env);
-    const { vars } = brokerAuth(env);
-    const client = new BrokerClient(url, { token: vars['PACT_BROKER_TOKEN'], username: vars['PACT_BROKER_USERNAME'], password: vars['PACT_BROKER_PASSWORD'] });
+    const { client, url } = brokerClient(env);
     const config = announce(`${prefix()}: the pacts ${url} has for ${providerNamesOf(args).join(' and ')}, with Pact's Verifier,`);
     if (!config) return USAGE_EXIT_CODE;
     return { client, identity: providerIdentity(args, env, git, config.target), config };
@@ -392,6 +480,16 @@ function connectToBroker(
     console.error(error.message);
     return USAGE_EXIT_CODE;
   }
+}
+
+/** The broker of PACT_BROKER_BASE_URL, with its credentials (scripts/pactBroker.ts reads them); throws PactBrokerConfigError naming the fix. */
+export function brokerClient(env: NodeJS.ProcessEnv): { client: BrokerClient; url: string } {
+  const url = brokerUrl('publish', env);
+  const { vars } = brokerAuth(env);
+  return {
+    client: new BrokerClient(url, { token: vars['PACT_BROKER_TOKEN'], username: vars['PACT_BROKER_USERNAME'], password: vars['PACT_BROKER_PASSWORD'] }),
+    url,
+  };
 }
 
 type FetchedPact = { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> };
@@ -456,6 +554,7 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
     console.error(`${prefix()}: ${error.message}`);
     return USAGE_EXIT_CODE;
   }
+  if (args.mode === 'list-sandboxes') return listSandboxes(args.when);
   if (args.mode === 'own') return verifyOwn(args.apis, args.playwright);
   // A states file that is not there, or does not load, is the caller's to fix before any request. Before a broker
   // hears of a failure, it is loaded here; with --pact, while the verification process starts (verifyPlan).
@@ -485,7 +584,19 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
     `${prefix()}: ${pacts.map((p) => `${relative(callerDir(), p.path)} (${p.consumer} → ${p.provider}, the ${p.api} API)`).join(', ')}, with Pact's Verifier,`,
   );
   if (!config) return USAGE_EXIT_CODE;
-  return verifyOutside(pacts, args, runName() ?? `pact-verify-outside-${config.target}`);
+  try {
+    checkSandbox(args.sandbox);
+  } catch (error) {
+    if (!(error instanceof PactSourceError)) throw error;
+    console.error(`${prefix()}: ${error.message}`);
+    return USAGE_EXIT_CODE;
+  }
+  const chosen = withUniqueTitles(pacts).filter((pact) => inSandbox(pact, args.sandbox));
+  if (chosen.length === 0) {
+    console.log(`${prefix()}: nothing to verify in the sandbox ${args.sandbox}: none of the ${pacts.length} pact(s) given is verified against it.`);
+    return 0;
+  }
+  return verifyOutside(chosen, args, runName() ?? `pact-verify-outside-${config.target}${args.sandbox ? `-${args.sandbox}` : ''}`);
 }
 
 if (import.meta.main) process.exit(await pactVerifyCommand(process.argv.slice(2)));

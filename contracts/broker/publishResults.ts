@@ -12,15 +12,23 @@
  */
 import { commandWords } from '../verification/commandWords.ts';
 import { BrokerError, type BrokerClient } from './BrokerClient.ts';
-import { interactionOutcomes, verificationResult } from './verificationResults.ts';
+import { verificationResult, type InteractionOutcome } from './verificationResults.ts';
 import type { ProviderIdentity } from './providerIdentity.ts';
 
 type BrokerPact = Awaited<ReturnType<BrokerClient['fetchPact']>>;
 
-/** A pact as the run verified it: its title in the report (the outcomes are filed under it), its provider, and the broker's document. */
+/** A pact as the run verified it: its title in the report, its provider, the broker's document, and its interactions' outcomes. */
 export interface PublishedPact {
   readonly pact: { readonly title: string; readonly provider: string };
   readonly document: BrokerPact;
+  readonly outcomes: readonly InteractionOutcome[];
+}
+
+/** Where the lines go, and the command they are said in (pact:verify, or the merge's pact:publish-results). */
+export interface PublishLog {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly prefix?: string;
 }
 
 /** The broker's id of each interaction (`_id`, which it adds to the pacts it serves), by description. */
@@ -36,37 +44,35 @@ export async function publishResults(
   client: BrokerClient,
   fetched: readonly PublishedPact[],
   identity: ProviderIdentity,
-  run: string,
   verifier: { readonly version: string; readonly buildUrl?: string },
-  log: { out: (line: string) => void; err: (line: string) => void } = { out: console.log, err: console.error },
+  log: PublishLog = { out: console.log, err: console.error },
 ): Promise<number> {
+  const prefix = log.prefix ?? commandWords().prefix;
   const providers = [...new Set(fetched.map((f) => f.pact.provider))];
   try {
     for (const provider of providers) await client.describeVersion(provider, identity.version, identity.branch, identity.tags);
-    for (const { pact, document } of fetched) {
-      const outcomes = interactionOutcomes(pact.title, run);
+    for (const { pact, document, outcomes } of fetched) {
       const result = verificationResult(outcomes, identity.version, verifier, interactionIds(document));
       await client.publishResult(document, result);
-      if (outcomes.length === 0)
-        log.err(`${commandWords().prefix}: no outcome of ${pact.title} was written: the run stopped early; its result is published as failed.`);
+      if (outcomes.length === 0) log.err(`${prefix}: no outcome of ${pact.title} was written: the run stopped early; its result is published as failed.`);
       const passed = outcomes.filter((o) => o.status === 'passed').length;
       const skipped = outcomes.filter((o) => o.status === 'skipped').length;
       log.out(
-        `${commandWords().prefix}: published ${result.success ? 'success' : 'FAILURE'} for ${pact.title} (${passed}/${outcomes.length} interactions verified${skipped > 0 ? `, ${skipped} skipped: not verified` : ''}) as ${pact.provider} ${identity.version} on branch ${identity.branch}`,
+        `${prefix}: published ${result.success ? 'success' : 'FAILURE'} for ${pact.title} (${passed}/${outcomes.length} interactions verified${skipped > 0 ? `, ${skipped} skipped: not verified` : ''}) as ${pact.provider} ${identity.version} on branch ${identity.branch}`,
       );
     }
     if (identity.environment) {
       for (const provider of providers) {
         await client.recordDeployment(provider, identity.version, identity.environment, identity.target);
         log.out(
-          `${commandWords().prefix}: recorded ${provider} ${identity.version} as deployed to ${identity.environment} (instance ${identity.target}): can-i-deploy --to-environment ${identity.environment} answers from these results`,
+          `${prefix}: recorded ${provider} ${identity.version} as deployed to ${identity.environment} (instance ${identity.target}): can-i-deploy --to-environment ${identity.environment} answers from these results`,
         );
       }
     }
   } catch (error) {
     if (!(error instanceof BrokerError)) throw error;
     log.err(
-      `${commandWords().prefix}: publishing the results failed: ${error.message}${identity.environment ? ` The version was not recorded as deployed to ${identity.environment}: can-i-deploy still answers from the last complete run.` : ''}`,
+      `${prefix}: publishing the results failed: ${error.message}${identity.environment ? ` The version was not recorded as deployed to ${identity.environment}: can-i-deploy still answers from the last complete run.` : ''}`,
     );
     return 1;
   }

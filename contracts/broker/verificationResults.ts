@@ -36,7 +36,11 @@ export function writeOutcome(outcome: InteractionOutcome, run?: string): void {
 
 /** The outcome of each interaction of the pact titled `pact`, as this run's tests wrote them. */
 export function interactionOutcomes(pact: string, run?: string): InteractionOutcome[] {
-  const dir = outcomesDir(run);
+  return outcomesIn(outcomesDir(run), pact);
+}
+
+/** The outcomes in `dir` (a run's outcomes folder, wherever it was copied) of the pact titled `pact`. */
+export function outcomesIn(dir: string, pact: string): InteractionOutcome[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)

@@ -60,22 +60,37 @@ export function sandboxOf(api: PactApi, consumer: string, config: HarnessConfig 
   return { id, label };
 }
 
-/** Every sandbox a live run may verify pacts against, in a stable order: the nightly's matrix (`pact-verify --list-sandboxes`). */
-export function sandboxIds(config: HarnessConfig = harnessConfig()): string[] {
+/**
+ * Every sandbox a live run may verify pacts against, in a stable order: the nightly's matrix (`pact-verify
+ * --list-sandboxes`). `when` splits them for a night whose suites run at the same time: a sandbox that writes where
+ * the suites count records (the harness's store and media account, a team's app on the harness's store) goes after
+ * them, since the suites assume no other writer during their run (docs/live.md); the others beside them.
+ */
+export function sandboxIds(config: HarnessConfig = harnessConfig(), when?: 'beside-suites' | 'after-suites'): string[] {
   const store = config.store;
-  const stores = store.mode === 'off' ? [] : store.mode !== 'live' ? ['store'] : ['harness', ...teamSandboxes(store.teamSandboxes ?? {}).map(({ id }) => id)];
-  return config.media.mode === 'off' ? stores : [...stores, 'media'];
+  // An API that is off still has its sandbox: its pacts are published as not verified, with the reason, from there.
+  if (store.mode !== 'live') return when === 'beside-suites' ? [] : ['store', 'media'];
+  const teams = teamSandboxes(store.teamSandboxes ?? {});
+  const shared = ({ apiUrl, storeId }: { apiUrl: string | undefined; storeId: string }) =>
+    storeId === store.storeId && (apiUrl ?? store.apiUrl) === store.apiUrl;
+  const beside = teams.filter((team) => !shared(team)).map(({ id }) => id);
+  const after = ['harness', ...teams.filter(shared).map(({ id }) => id), 'media'];
+  if (when === 'beside-suites') return beside;
+  if (when === 'after-suites') return after;
+  return ['harness', ...teams.map(({ id }) => id), 'media'];
 }
 
 /** The teams' apps, one per host, store and token, numbered in the order of their stores and first consumers. */
-function teamSandboxes(entries: Readonly<Record<string, LiveTeamSandbox>>): (Sandbox & { consumers: string[] })[] {
+function teamSandboxes(entries: Readonly<Record<string, LiveTeamSandbox>>): (Sandbox & { consumers: string[]; storeId: string; apiUrl: string | undefined })[] {
   const byApp = Map.groupBy(Object.entries(entries), ([, { apiUrl, storeId, token }]) => JSON.stringify([apiUrl ?? '', storeId, token]));
   return [...byApp.values()]
-    .map((group) => ({ storeId: group[0]![1].storeId, consumers: group.map(([consumer]) => consumer).sort() }))
+    .map((group) => ({ storeId: group[0]![1].storeId, apiUrl: group[0]![1].apiUrl, consumers: group.map(([consumer]) => consumer).sort() }))
     .sort((a, b) => a.storeId.localeCompare(b.storeId) || a.consumers[0]!.localeCompare(b.consumers[0]!))
-    .map(({ storeId, consumers }, n) => ({
+    .map(({ storeId, apiUrl, consumers }, n) => ({
       id: `sandbox-${n + 1}`,
       label: `store ${storeId}, as ${consumers.length === 1 ? `${consumers[0]}'s app` : `the app of ${consumers.length > 3 ? `${consumers.slice(0, 3).join(', ')} and ${consumers.length - 3} more` : consumers.join(', ')}`}`,
       consumers,
+      storeId,
+      apiUrl,
     }));
 }

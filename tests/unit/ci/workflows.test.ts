@@ -55,15 +55,22 @@ test.describe('the committed workflows', () => {
     }
     expect(settings.length).toBeGreaterThan(0);
     for (const [name, value] of settings) expect(value, name).toBe(`\${{ secrets.${name} }}`);
-    // The live steps get all of them; the job-level env (seen by npm ci's install scripts) none.
-    const live = doc.jobs.live!;
-    for (const id of ['verify', 'drift']) {
-      const env = live.steps.find((s) => s.id === id)?.env ?? {};
-      for (const name of LIVE_SECRETS) expect(env[name], `${id} step: ${name}`).toBe(`\${{ secrets.${name} }}`);
+    // The live steps get all of them (the suites', each sandbox's, the listing of the sandboxes); no job-level env
+    // (seen by npm ci's install scripts) has one.
+    const liveSteps = { suites: ['verify', 'drift'], teams: ['broker'], sandboxes: ['list'] };
+    for (const [job, ids] of Object.entries(liveSteps)) {
+      for (const id of ids) {
+        const env = doc.jobs[job]!.steps.find((s) => s.id === id)?.env ?? {};
+        for (const name of LIVE_SECRETS) expect(env[name], `${job}'s ${id} step: ${name}`).toBe(`\${{ secrets.${name} }}`);
+      }
     }
-    expect(Object.keys(live.env ?? {}).filter((name) => (LIVE_SECRETS as readonly string[]).includes(name))).toEqual([]);
-    // Without the secrets the live job is skipped (the check job says which are missing), not failed.
-    expect(live.if).toMatch(/needs\.secrets\.outputs\.ready == 'true'/);
+    for (const [id, job] of Object.entries(doc.jobs))
+      expect(
+        Object.keys(job.env ?? {}).filter((name) => (LIVE_SECRETS as readonly string[]).includes(name)),
+        id,
+      ).toEqual([]);
+    // Without the secrets the live jobs are skipped (the check job says which are missing), not failed.
+    for (const id of ['suites', 'sandboxes', 'merge']) expect(doc.jobs[id]!.if, id).toMatch(/needs\.secrets\.outputs\.ready == 'true'/);
     // No token is written anywhere in the file: every value that looks like one is an expression.
     expect(text).not.toMatch(/TOKEN:\s*(?!\$\{\{\s*secrets\.)\S/);
   });
@@ -229,6 +236,48 @@ test.describe("the harness's rules", () => {
       expect.stringMatching(/input "merge-mutiple" is not defined in actions\/download-artifact@v4/),
       expect.stringMatching(/actions\/upload-artifact@v4 needs the input "path"/),
       expect.stringMatching(/someone\/else@v1 is not one of the actions/),
+    ]);
+  });
+
+  test("a matrix read from another job's output is guarded against an empty list and does not fail fast", async () => {
+    const dynamic = (condition: string, failFast: string) =>
+      workflow(
+        [
+          '  list:',
+          '    runs-on: ubuntu-latest',
+          '    outputs:',
+          '      ids: ${{ steps.list.outputs.ids }}',
+          '    steps:',
+          '      - id: list',
+          '        run: echo \'ids=["a","b"]\' >> "$GITHUB_OUTPUT"',
+          '  each:',
+          '    needs: list',
+          condition,
+          '    runs-on: ubuntu-latest',
+          '    strategy:',
+          failFast,
+          '      matrix:',
+          '        id: ${{ fromJSON(needs.list.outputs.ids) }}',
+          '    steps:',
+          '      - run: echo "$ID"',
+          '        env:',
+          '          ID: ${{ matrix.id }}',
+          '',
+        ]
+          .filter((line) => line !== '')
+          .join('\n') + '\n',
+      );
+    const guarded = dynamic("    if: ${{ needs.list.outputs.ids != '[]' }}", '      fail-fast: false');
+    expect(await lintWorkflowText(guarded, 'w.yml')).toEqual([]);
+    const bare = dynamic('', '');
+    const problems = await lintWorkflowText(bare, 'w.yml');
+    expect(brief(problems)).toEqual([
+      { line: lineOf(bare, 'fromJSON'), kind: 'dynamic-matrix' },
+      { line: lineOf(bare, 'fromJSON'), kind: 'dynamic-matrix' },
+    ]);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/matrix comes from needs\.list\.outputs\.ids, which may be an empty list.*add if: \$\{\{ needs\.list\.outputs\.ids != '\[\]' \}\}/),
+      expect.stringMatching(/set strategy\.fail-fast: false/),
     ]);
   });
 

@@ -194,7 +194,7 @@ test('the run summary names who the break affects: the sync, whose pact follows 
       verdicts: [],
     }),
   );
-  const { markdown, affected } = nightlySummary({ verify, plan: planPath(RUN), outcomes: outcomesDir(RUN) });
+  const { markdown, affected } = nightlySummary({ verify, plans: [planPath(RUN)], outcomes: [outcomesDir(RUN)] });
   const follow = affected.find((a) => a.break.id === 'store.pagination.follow-links')!;
   const sync = follow.consumers.find((c) => c.consumer === 'sync-app');
   expect(sync?.interactions).toEqual([expect.objectContaining({ description: SYNC_FIRST_PAGE, tonight: 'failed', uses: ['header Link'] })]);

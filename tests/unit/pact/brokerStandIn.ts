@@ -16,17 +16,24 @@ import { join } from 'node:path';
 import { ROOT } from '../../../scripts/pactBroker.ts';
 import { startScriptedServer, type RecordedRequest, type Reply, type ScriptedServer } from '../support/scriptedServer.ts';
 
-/** Runs a script with Node 24 from the repository root, without this shell's PACT_*, BUILD_URL, GITHUB_* or HARNESS_* variables. */
-export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs a script with Node 24 from the repository root, without this shell's PACT_*, BUILD_URL, GITHUB_* or HARNESS_* variables:
+ * its exit code, what it printed on both streams in order, and its stdout alone.
+ */
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string; stdout: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PACT_|BUILD_URL$|GITHUB_|HARNESS_|STORE_|KITSU_|LIVE_)/.test(name)));
   const child = spawn(join(ROOT, 'node_modules/.bin/node'), [script, ...args], {
     cwd: ROOT,
     env: { ...base, PACT_BROKER_HTTP_RETRIES: '0', PACT_DO_NOT_TRACK: 'true', ...env },
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, stdout })));
 }
 
 /** The broker's id of an interaction: a hash of its content (the real one hashes it too). */
@@ -97,7 +104,8 @@ export function publishAnswer(
   };
 }
 
-export async function startBrokerStandIn(): Promise<BrokerStandIn> {
+/** The stand-in on `port` (a free one when not given). */
+export async function startBrokerStandIn(port?: number): Promise<BrokerStandIn> {
   const pacts: PublishedPact[] = [];
   const results: PublishedResult[] = [];
   const deployments: BrokerStandIn['deployments'] = [];
@@ -294,6 +302,7 @@ export async function startBrokerStandIn(): Promise<BrokerStandIn> {
   const server = await startScriptedServer(handler, {
     contentType: 'application/hal+json',
     headersOf: (req) => ({ authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? '' }),
+    ...(port === undefined ? {} : { port }),
   });
   origin = server.origin;
   const publish = (pact: Omit<PublishedPact, 'id'>) => void pacts.push({ ...pact, id: pacts.length + 1 });

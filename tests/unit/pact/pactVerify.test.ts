@@ -62,6 +62,15 @@ test.describe('the command line', () => {
     });
   });
 
+  test("--sandbox picks one sandbox's pacts of --pact or --broker; --list-sandboxes stands alone", () => {
+    expect(parseVerifyArgs(['--broker', '--no-publish', '--sandbox', 'sandbox-1'])).toMatchObject({ mode: 'broker', sandbox: 'sandbox-1', publish: false });
+    expect(parseVerifyArgs(['--pact', 'a.json', '--sandbox', 'harness'])).toMatchObject({ mode: 'pact', sandbox: 'harness' });
+    expect(parseVerifyArgs(['--list-sandboxes'])).toMatchObject({ mode: 'list-sandboxes' });
+    expect(usageError(() => parseVerifyArgs(['--sandbox', 'sandbox-1']))).toMatch(/--sandbox goes with --pact or --broker/);
+    expect(usageError(() => parseVerifyArgs(['--broker', '--sandbox']))).toMatch(/--sandbox needs a value/);
+    expect(usageError(() => parseVerifyArgs(['--list-sandboxes', '--broker']))).toMatch(/--list-sandboxes takes no other argument/);
+  });
+
   test('usage errors name the fix', () => {
     expect(usageError(() => parseVerifyArgs(['--pact']))).toMatch(/--pact needs a value/);
     expect(usageError(() => parseVerifyArgs(['--pact', 'a.json', '--broker']))).toMatch(/not both/);

@@ -8,7 +8,7 @@ import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { BrokerClient } from '../../../contracts/broker/BrokerClient.ts';
 import { providerIdentity } from '../../../contracts/broker/providerIdentity.ts';
 import { interactionIds, publishResults } from '../../../contracts/broker/publishResults.ts';
-import { verificationResult, writeOutcome, type InteractionOutcome } from '../../../contracts/broker/verificationResults.ts';
+import { interactionOutcomes, verificationResult, writeOutcome, type InteractionOutcome } from '../../../contracts/broker/verificationResults.ts';
 import type { Git } from '../../../scripts/pactBroker.ts';
 import { interactionId, startBrokerStandIn, type BrokerStandIn } from './brokerStandIn.ts';
 
@@ -41,9 +41,8 @@ async function night(date: string, outcomes: Omit<InteractionOutcome, 'pact'>[],
   const lines: string[] = [];
   const code = await publishResults(
     client,
-    [{ pact: { title: TITLE, provider: PROVIDER }, document: served }],
+    [{ pact: { title: TITLE, provider: PROVIDER }, document: served, outcomes: interactionOutcomes(TITLE, run) }],
     identity,
-    run,
     { version: '1.0.0' },
     {
       out: (line) => lines.push(line),

@@ -160,6 +160,9 @@ test.describe('STORE_TEAM_SANDBOXES', () => {
     expect(sandboxOf('store', 'a-sync', config)).toEqual(sandboxOf('store', 'b-sync', config));
     expect(sandboxOf('store', 'no-entry', config)).toEqual({ id: 'harness', label: 'store 100001, as the harness' });
     expect(sandboxOf('media', 'solo', config).id).toBe('media');
-    expect(sandboxIds(config).slice(0, 3)).toEqual(['harness', 'sandbox-1', 'sandbox-2']);
+    expect(sandboxIds(config)).toEqual(['harness', 'sandbox-1', 'sandbox-2', 'media']);
+    // A night's suites count records on the harness's store and media account: what writes there waits for them.
+    expect(sandboxIds(config, 'after-suites')).toEqual(['harness', 'sandbox-1', 'media']);
+    expect(sandboxIds(config, 'beside-suites')).toEqual(['sandbox-2']);
   });
 });

@@ -63,8 +63,8 @@ test("verify's failed rule and drift's break, judged against every pact verified
   const { markdown, affected } = nightlySummary({
     verify: join(dir, 'verify.json'),
     drift: join(dir, 'drift.json'),
-    plan: join(dir, 'plan.json'),
-    outcomes: join(dir, 'outcomes'),
+    plans: [join(dir, 'plan.json')],
+    outcomes: [join(dir, 'outcomes')],
     allure,
   });
   expect(affected.map((a) => [a.break.id, a.consumers.map((c) => c.consumer)])).toEqual([
@@ -78,8 +78,65 @@ test("verify's failed rule and drift's break, judged against every pact verified
   expect(JSON.parse(readFileSync(join(allure, 'a-result.json'), 'utf8')).description).toContain('**store-integration**');
 });
 
+test("one job per sandbox: every job's plan and outcomes, its pacts found in its folder wherever the merge copied it", () => {
+  const merged = mkdtempSync(join(tmpdir(), 'nightly-merged-'));
+  const teamPact = JSON.parse(readFileSync('tests/fixtures/pacts/storefront-menu-store-commerce-api.json', 'utf8')) as { consumer: { name: string } };
+  const args: string[] = [];
+  for (const [job, consumer] of [
+    ['nightly-broker-sandbox-1', 'menu-one'],
+    ['nightly-broker-sandbox-2', 'menu-two'],
+  ] as const) {
+    const run = join(merged, 'pact-verify', job);
+    mkdirSync(join(run, 'broker'), { recursive: true });
+    mkdirSync(join(run, 'outcomes'));
+    write(join(run, 'broker', 'store-commerce-api-1.json'), { ...teamPact, consumer: { name: consumer } });
+    // The path as the job wrote it, on its own machine.
+    write(join(run, 'plan.json'), { pacts: [{ path: `/home/runner/work/harness/harness/reports/pact-verify/${job}/broker/store-commerce-api-1.json` }] });
+    write(join(run, 'outcomes', '1.json'), {
+      pact: `${consumer} (latest from branch main) → store-commerce-api`,
+      description: 'a request for the categories of a store with a tree',
+      status: consumer === 'menu-one' ? 'failed' : 'passed',
+      reason: "Expected header 'X-Main-Language' to be present",
+    });
+    args.push('--plan', join(run, 'plan.json'), '--outcomes', join(run, 'outcomes'));
+  }
+  const drift = join(merged, 'drift.json');
+  write(drift, {
+    apis: [
+      {
+        api: 'store',
+        cassettes: [
+          {
+            findings: [
+              {
+                kind: 'contract-break',
+                change: 'header-removed',
+                route: 'GET /v1/<store>/categories?per_page=200',
+                subject: 'X-Main-Language',
+                message: 'header X-Main-Language removed',
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const inputs = parseNightlyArgs(['--drift', drift, ...args]);
+  expect(inputs.plans).toHaveLength(2);
+  const { markdown, affected } = nightlySummary(inputs);
+  expect(markdown).toContain("the broker's 2 pact(s) from 2 runs");
+  expect(markdown).toContain('| menu-one (latest from branch main) → store-commerce-api | 0 | 1 | 0 | failure |');
+  expect(markdown).toContain('| menu-two (latest from branch main) → store-commerce-api | 1 | 0 | 0 | success |');
+  // The failed one is named by its failure; both pacts were read from the copied folders.
+  expect(affected.flatMap((a) => a.consumers.map((c) => c.consumer))).toContain('menu-one');
+});
+
 test('the command line: each flag takes a path; anything else is refused, naming the flags', () => {
   expect(parseNightlyArgs(['--verify', 'v.json', '--pacts', 'a', '--pacts', 'b'])).toEqual({ verify: 'v.json', pacts: ['a', 'b'] });
+  expect(parseNightlyArgs(['--plan', 'a/plan.json', '--outcomes', 'a/outcomes', '--plan', 'b/plan.json'])).toEqual({
+    plans: ['a/plan.json', 'b/plan.json'],
+    outcomes: ['a/outcomes'],
+  });
   expect(() => parseNightlyArgs(['--verify'])).toThrow(/--verify needs a value/);
   expect(() => parseNightlyArgs(['--frob', 'x'])).toThrow(/unknown option --frob: give --verify, --drift/);
 });

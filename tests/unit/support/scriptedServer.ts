@@ -36,6 +36,8 @@ export interface ScriptedServerOptions {
   readonly contentType: string;
   /** How request headers are recorded (each client's tests read them their own way). */
   readonly headersOf: (req: IncomingMessage) => Record<string, string>;
+  /** A port of the test's own range; a free one when not given. */
+  readonly port?: number;
 }
 
 export async function startScriptedServer(
@@ -55,7 +57,7 @@ export async function startScriptedServer(
     res.writeHead(reply.status ?? 200, { 'content-type': options.contentType, ...reply.headers });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
