@@ -5,7 +5,8 @@ import { notAcceptable } from '../jsonapi/errors.ts';
 /**
  * 406 unless Accept allows the JSON:API media type (field notes, "Media type,
  * keys, ids"): absent, `*\/*`, `application/*` or `application/vnd.api+json`
- * with at most a `q` parameter.
+ * with at most a `q` parameter. media.jsonapi.accept-parameters-406: the media type
+ * named only with a media type parameter is not acceptable (JSON:API).
  */
 export function assertAcceptable(headers: IncomingHttpHeaders): void {
   const accept = headers.accept;
