@@ -162,9 +162,9 @@ function standardExpectation(route: MediaFuzzRoute, api: readonly string[], requ
     const rule = 'ASSUMPTIONS.md, Documents and queries / Pagination: the query families, filters, sort and page values an index takes (400 otherwise)';
     return expect(rule, verdict === 'refused' ? [400] : verdict === 'unclear' ? [200, 400] : [200]);
   }
-  if (action && mediaType(effectiveHeaders(request)) !== MEDIA_CONTRACT.mediaType) {
+  if (action && !jsonApiContentType(effectiveHeaders(request))) {
     return expect(
-      'ASSUMPTIONS.md "Standard creates and updates need Content-Type: application/vnd.api+json ..., else 415, checked before the body is read"',
+      'ASSUMPTIONS.md "Standard creates and updates need Content-Type: application/vnd.api+json with no parameter but profile ..., else 415, checked before the body is read" (media.jsonapi.content-type-parameters-415)',
       [415],
       {
         check: firstError('title', 'Unsupported media type'),
@@ -276,4 +276,13 @@ function specialExpectation(route: MediaFuzzRoute, api: readonly string[], reque
     specialParamExpectation(route, api, viewerOf(request, input.world), input.world) ??
     expect(`not documented per malformation: ${route.key} answers as ASSUMPTIONS.md, Special routes lists`, SPECIAL_ANSWERS)
   );
+}
+
+/** Content-Type is the JSON:API media type with no parameter but profile (JSON:API: any other is 415). */
+function jsonApiContentType(headers: ReadonlyMap<string, string>): boolean {
+  const params = (headers.get('content-type') ?? '')
+    .split(';')
+    .slice(1)
+    .map((part) => part.trim().toLowerCase());
+  return mediaType(headers) === MEDIA_CONTRACT.mediaType && params.every((param) => param === '' || param.startsWith('profile='));
 }
