@@ -114,7 +114,6 @@ export const RULE_CONCERNS: Readonly<Record<string, Concern | NoConcern>> = {
   'media.jsonapi.sort': { routes: ALL, params: ['sort'] },
   'media.jsonapi.accept-parameters-406': { routes: ALL, headers: ['Accept'], statuses: [406] },
   'media.jsonapi.content-type-parameters-415': { routes: ['/{collection}', '/{collection}/{id}'], methods: WRITES, headers: ['Content-Type'], statuses: [415] },
-  'media.jsonapi.write-statuses': { routes: ['/{collection}', '/{collection}/{id}'], methods: ['POST', 'PATCH', 'PUT', 'DELETE'], statuses: [200, 201, 204] },
   'media.jsonapi.unsupported-query-400': { routes: ALL, params: ['include', 'sort'], statuses: [400] },
   'media.jsonapi.show-identity': { routes: ['/{collection}/{id}'], methods: ['GET'], members: ['data.id', 'data.type', 'data.attributes'] },
   'media.jsonapi.full-linkage': { routes: ALL, params: ['include'], members: ['included'] },

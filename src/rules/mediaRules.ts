@@ -510,19 +510,9 @@ const rules = [
     text: "A write the provider refuses (415 for a body not in the JSON:API media type, 422 for an invalid attribute) changes nothing: the user's library count, the entries of the anime a refused create named, and the entry a refused update named read back as before.",
   },
   {
-    id: 'media.jsonapi.write-statuses',
-    section: 'Standard resource routes (set C)',
-    // JSON:API, Creating, Updating and Deleting Resources (Responses): its MUSTs, for a server that generates ids and
-    // answers at once. Location (a SHOULD) and which of the allowed codes the real service picks are field notes (the rule below).
-    source: 'contract',
-    needs: 'token',
-    writes: true,
-    text: 'A successful create answers 201 Created with the resource created; an update 200 with the resource or 204 No Content; a delete 204 with no body, or 200 with a document of meta only.',
-  },
-  {
     id: 'media.writes.status-codes',
     section: 'Media type, keys, ids',
-    // Which of the codes JSON:API allows the real service answers (media.jsonapi.write-statuses), and its Location (a SHOULD).
+    // The codes are "not shown" in the contract, and JSON:API lets a server "respond with other HTTP status codes": these are the real service's (201, 200, 204).
     source: 'field-notes',
     needs: 'token',
     writes: true,

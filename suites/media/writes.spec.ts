@@ -181,35 +181,6 @@ test(
 );
 
 test(
-  ...verifies('media.jsonapi.write-statuses', 'a create, an update and a delete of a library entry', async ({ media, rule }) => {
-    const client = media.signedIn!;
-    const userId = await selfId(media, rule);
-    const created = await postEntry(media, userId, await animeToAdd(media, rule, userId), { status: 'planned', progress: 0 });
-    // 202 (accepted for later processing) is JSON:API's too, and leaves nothing this test could read back.
-    precondition(rule, media.target, created.status !== 202, 'a create processed at once (it answered 202 Accepted)');
-    expectStatus(created, 201, rule);
-    const data = jsonApiOf(created, rule).data as JsonApiResource | null;
-    expect(data?.type, says(rule, '201 Created carries the resource created')).toBe('libraryEntries');
-    const id = data!.id;
-    const updated = await client.send({
-      method: 'PATCH',
-      path: `/library-entries/${id}`,
-      body: { data: { type: 'libraryEntries', id, attributes: { progress: 1 } } },
-    });
-    expectStatus(updated, [200, 204], rule);
-    if (updated.status === 200) expect((jsonApiOf(updated, rule).data as JsonApiResource | null)?.id, says(rule, '200 carries the resource updated')).toBe(id);
-    const destroyed = await client.send({ method: 'DELETE', path: `/library-entries/${id}` });
-    expectStatus(destroyed, [200, 204], rule);
-    if (destroyed.status === 204) expect(destroyed.text, says(rule, '204 No Content has no body')).toBe('');
-    else
-      expect(
-        Object.keys(jsonApiOf(destroyed, rule)).filter((key) => key !== 'jsonapi' && key !== 'links'),
-        says(rule, 'a 200 to a delete holds only meta'),
-      ).toEqual(['meta']);
-  }),
-);
-
-test(
   ...verifies(
     'media.jsonapi.content-type-parameters-415',
     'a create and an update sent as application/vnd.api+json with a parameter',

@@ -537,13 +537,6 @@ export const MEDIA_BREAKS: Record<string, MediaBreak> = {
         ? { ...res, status: 204, headers: { ...res.headers, 'content-type': undefined }, body: '' }
         : res,
   },
-  'create-answered-200': {
-    breaks: 'a create of a library entry is carried out but answered 200, not 201 Created',
-    kind: 'contract',
-    rules: ['media.jsonapi.write-statuses'],
-    onResponse: (res, req) =>
-      req.method === 'POST' && pathOnly(req.path) === '/api/edge/library-entries' && res.status === 201 ? { ...res, status: 200 } : res,
-  },
   'content-type-parameters-accepted': {
     breaks: 'a write whose Content-Type carries a media type parameter is carried out, as if the parameter were not there',
     kind: 'contract',

@@ -121,7 +121,7 @@ export function createResponse(context: ApiContext, definition: ResourceDefiniti
   const issues = validateDraft(definition, draft, writeContext);
   if (issues.length > 0) throw validationFailed(issues);
   const record = saveDraft(context.state, definition, draft, writeContext);
-  // media.writes.create-destroy-applied; media.jsonapi.write-statuses, media.writes.status-codes: 201 with Location; media.writes.answer-is-resource:
+  // media.writes.create-destroy-applied; media.writes.status-codes: 201 with Location; media.writes.answer-is-resource:
   // the document of the record saved, whose links.self is the Location.
   return jsonResponse(201, singleDocument(render, record, tree), { Location: resourceUrl(context.baseUrl, definition, record.id) });
 }
