@@ -11,6 +11,7 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { GATE_RUNS } from '../scripts/lib/gateRuns.ts';
 import { processEnv } from '../src/config/env.ts';
+import { childrenCpuSeconds, machineSeconds } from './lib/cpuSeconds.ts';
 import { ledgerEnv, processesByRun } from './lib/processLedger.ts';
 
 const TARGET_SECONDS = 60;
@@ -84,33 +85,6 @@ export function projectRows(run: string, report: { stats: { startTime: string };
   };
   report.suites.forEach(walk);
   return [...rows.values()].sort((a, b) => a.from - b.from);
-}
-
-/** Linux's /proc counts in ticks of 1/100 s (USER_HZ), whatever the kernel's own tick. */
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds of this process's children that have ended (user + system), each with the children it waited for; undefined off Linux. */
-function childrenCpuSeconds(): number | undefined {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    // After the command: state is field 3, so cutime (16) and cstime (17) are at 13 and 14.
-    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU seconds since boot: the whole machine busy (every process: user, nice, system, interrupts),
- * and the time the hypervisor ran other guests on this machine's CPUs (steal): neither is the gate's.
- */
-function machineSeconds(): { busy: number; steal: number } | undefined {
-  try {
-    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
-    return { busy: (user! + nice! + system! + irq! + softirq!) / TICKS_PER_SECOND, steal: steal! / TICKS_PER_SECOND };
-  } catch {
-    return undefined;
-  }
 }
 
 /**

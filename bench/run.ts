@@ -38,6 +38,10 @@ const PARTS: Readonly<Record<string, Part>> = {
     title: "the nightly's sequence on a twin process behind one break per API",
     run: () => import('./nightlyTime.ts').then((bench) => bench.nightlyTime()),
   },
+  'nightly-teams': {
+    title: "every team's pact from the broker on live, against 1, 2 and 4 sandboxes side by side, one bucket each",
+    run: () => import('./nightlyTeams.ts').then((bench) => bench.nightlyTeams()),
+  },
 };
 
 function fail(message: string): never {

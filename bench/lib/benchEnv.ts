@@ -12,6 +12,10 @@ export interface BenchEnv {
   readonly syncSizes: readonly number[];
   /** BENCH_BREAK_APIS: the APIs the break-cost bench runs (store, media; default both). */
   readonly breakApis: readonly ('store' | 'media')[];
+  /** BENCH_TEAMS: the generated team pacts the nightly-teams bench verifies. */
+  readonly teams: number;
+  /** BENCH_TEAM_SANDBOXES: the numbers of sandboxes (twin processes, one bucket each) it verifies them against, one run each. */
+  readonly teamSandboxes: readonly number[];
 }
 
 /** A bench variable with a value it cannot use. */
@@ -59,6 +63,21 @@ function breakApis(variable: string): readonly (typeof BREAK_APIS)[number][] {
   return BREAK_APIS.filter((api) => apis.includes(api));
 }
 
+// Sandbox twins listen from port 5100 on, the refused team's after them: below the ports of other benches' twins.
+const MAX_TEAM_SANDBOXES = 8;
+
+function sandboxCounts(variable: string, fallback: readonly number[]): readonly number[] {
+  const raw = readVariable(variable)?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const counts = raw.split(',').map((part) => part.trim());
+  if (!counts.every((count) => /^\d+$/.test(count) && Number(count) >= 1 && Number(count) <= MAX_TEAM_SANDBOXES)) {
+    throw new BenchEnvError(
+      `${variable}="${raw}" is not a comma-separated list of sandbox counts from 1 to ${MAX_TEAM_SANDBOXES}. Fix it (e.g. ${variable}=1,4) or unset it for ${fallback.join(',')}.`,
+    );
+  }
+  return [...new Set(counts.map(Number))].sort((a, b) => a - b);
+}
+
 let read: BenchEnv | undefined;
 
 /** The variables, checked on the first call; throws BenchEnvError. */
@@ -68,6 +87,8 @@ export function benchEnv(): BenchEnv {
     loadSeconds: wholeNumber('BENCH_LOAD_SECONDS', 30, 2, 3600),
     syncSizes: storeSizes('BENCH_SYNC_SIZES', [1_000, 10_000]),
     breakApis: breakApis('BENCH_BREAK_APIS'),
+    teams: wholeNumber('BENCH_TEAMS', 100, 1, 999),
+    teamSandboxes: sandboxCounts('BENCH_TEAM_SANDBOXES', [1, 2, 4]),
   };
   return read;
 }

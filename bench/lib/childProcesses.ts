@@ -14,6 +14,7 @@ import { processEnv } from '../../src/config/env.ts';
 export const CHILD_ENTRIES = {
   twin: fileURLToPath(new URL('./twinChild.ts', import.meta.url)),
   replay: fileURLToPath(new URL('./replayChild.ts', import.meta.url)),
+  sandboxTwin: fileURLToPath(new URL('./sandboxTwinChild.ts', import.meta.url)),
 } as const;
 
 const running = new Set<ChildProcess>();

@@ -4,21 +4,29 @@
  * and no worker loads the harness again (verifyPlanProcess.ts runs it; scripts/pactVerify.ts starts the twins).
  * Each interaction goes through the same steps as under Playwright (verifyListed.ts); what it found goes to the
  * console (pactVerifyConsole.ts), JUnit XML, Allure results, the outcomes a broker is sent, and the live budget line.
+ * On live, several sandboxes are verified in processes of their own, one per core (verifyInLanes), this one writing
+ * what they found.
  */
+import { fork } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { reportPath } from '../../src/config/env.ts';
+import { fileURLToPath } from 'node:url';
+import { processEnv, reportPath } from '../../src/config/env.ts';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { slug } from '../../src/recording/cassette.ts';
 import { PactVerifyConsole, PROVIDER_NOTE } from '../../src/reporters/pactVerifyConsole.ts';
 import { allureMetaFor } from '../../src/reporting/allureMeta.ts';
 import { AllureVerdicts } from '../../src/reporting/allureVerdicts.ts';
 import { writeJunitXml, type JunitCase } from '../../src/reporting/junitXml.ts';
-import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { LEDGER_VARIABLE, liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
+import { OUTAGE_FILE_VARIABLE } from '../../src/http/providerOutage.ts';
+import { shareWithWorkers, type RunSharedFile } from '../../src/reporters/runSharedFile.ts';
 import { budgetSummary, liveRequestsOf, NO_REQUESTS } from '../../src/testing/liveRequestCount.ts';
 import { writeOutcome } from '../broker/verificationResults.ts';
 import { outsideDeclarations } from './outsideDeclared.ts';
 import { sandboxOf } from './apiTargets.ts';
-import { outputLogPath, type OutsidePact, type VerificationPlan } from './outsidePacts.ts';
+import { outputLogPath, readPlan, type OutsidePact, type VerificationPlan } from './outsidePacts.ts';
 import { readPact } from './pactFile.ts';
 import { descriptions, verifyListed, type Declared, type VerificationRecord } from './verifyListed.ts';
 
@@ -84,6 +92,19 @@ export async function runPactPlan(
     listed.map((entry, n) => ({ ...entry, n })),
     ({ pact }) => (target === 'live' || target === 'record' ? sandboxOf(pact.api, pact.consumer).label : 'one'),
   );
+  // Live sandboxes wait for their buckets side by side, but one process verifying them all is busy from a few on:
+  // their lanes run in processes of their own, one per core, and this one writes what they found. Processes, not
+  // threads: Pact's core keeps state per process, and two threads verifying at once corrupt it.
+  const lanes = target === 'live' ? Math.min(availableParallelism(), bySandbox.size) : 1;
+  if (lanes > 1) {
+    const groups = [...bySandbox].map(([sandbox, group]) => ({
+      sandbox,
+      pacts: group.map(({ n }) => n),
+      interactions: group.reduce((sum, { n }) => sum + interactions[n]!.length, 0),
+    }));
+    await verifyInLanes(run, groups, lanes, reports);
+    return reports.end();
+  }
   await Promise.all(
     [...bySandbox.entries()].map(async ([sandbox, group]) => {
       const started = performance.now();
@@ -94,6 +115,105 @@ export async function runPactPlan(
     }),
   );
   return reports.end();
+}
+
+/** Sandboxes a lane verifies, each its pacts (by their place in the plan) in order. */
+interface Lane {
+  readonly run: string;
+  readonly sandboxes: readonly { readonly sandbox: string; readonly pacts: readonly number[] }[];
+}
+
+/** What a lane tells this process: each verdict as it comes (the record's findings, sent as data), each sandbox's end, its own end. */
+type LaneMessage =
+  | ({ readonly type: 'verdict'; readonly sandbox: string; readonly n: number } & Omit<Verdict, 'pact' | 'record'> &
+      Pick<InteractionRecord, 'annotations' | 'attachments'>)
+  | { readonly type: 'sandbox-done'; readonly sandbox: string; readonly seconds: number }
+  | { readonly type: 'done' };
+
+/**
+ * The sandboxes spread over `count` lanes, the busiest first, each to the lane with the fewest interactions so far.
+ * The lanes send what each verification found; the reports are written here, in the order verdicts arrive. The run's
+ * live request ledger and declared outages are files the lanes share, so the budget and an outage hold across them
+ * (src/reporters/runSharedFile.ts).
+ */
+async function verifyInLanes(
+  run: string,
+  groups: readonly { sandbox: string; pacts: number[]; interactions: number }[],
+  count: number,
+  reports: PlanReports,
+): Promise<void> {
+  const lanes = Array.from({ length: count }, () => ({ load: 0, sandboxes: [] as Lane['sandboxes'][number][] }));
+  for (const group of [...groups].sort((a, b) => b.interactions - a.interactions)) {
+    const lightest = lanes.reduce((least, lane) => (lane.load < least.load ? lane : least));
+    lightest.load += group.interactions;
+    lightest.sandboxes.push({ sandbox: group.sandbox, pacts: group.pacts });
+  }
+  const env = { ...processEnv() };
+  const shared: RunSharedFile[] = [];
+  if (liveRequestGuard()) {
+    if (!env[LEDGER_VARIABLE]) shared.push(shareWithWorkers('live-requests', LEDGER_VARIABLE, env));
+    if (!env[OUTAGE_FILE_VARIABLE]) shared.push(shareWithWorkers('provider-outages', OUTAGE_FILE_VARIABLE, env));
+  }
+  reports.ledger = env[LEDGER_VARIABLE];
+  try {
+    await Promise.all(lanes.map(({ sandboxes }) => laneProcess({ run, sandboxes }, env, reports)));
+  } finally {
+    for (const file of shared) file.remove();
+  }
+}
+
+/**
+ * One lane's process (this module, as its entry): its stdout and stderr are this process's, so Pact's own report goes
+ * to the run's output log. Resolves once it has sent its last verdict.
+ */
+function laneProcess(lane: Lane, env: NodeJS.ProcessEnv, reports: PlanReports): Promise<void> {
+  const child = fork(fileURLToPath(import.meta.url), [LANE_ARGUMENT], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const plan = readPlan(lane.run);
+  let done = false;
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: LaneMessage) => {
+      if (message.type === 'done') {
+        done = true;
+        return;
+      }
+      if (message.type === 'sandbox-done') {
+        reports.sandboxDone(message.sandbox, message.seconds);
+        return;
+      }
+      const { sandbox, n, annotations, attachments, type: _type, ...verdict } = message;
+      const pact = plan.pacts[n]!;
+      const record = new InteractionRecord(reportPath('test-output', lane.run, slug(pact.title), slug(verdict.description)));
+      record.annotations.push(...annotations);
+      record.attachments.push(...attachments);
+      reports.add({ ...verdict, pact, record }, sandbox);
+    });
+    child.once('error', reject);
+    // Once its channel is closed too: every message it sent has been read.
+    child.once('close', (code, signal) =>
+      done ? resolve() : reject(new Error(`a lane of the verification stopped (${signal ?? `exit ${code}`}) before its last verdict`)),
+    );
+    child.send(lane);
+  });
+}
+
+/** In a lane's process: its sandboxes side by side, as the run does in one process, each verdict sent as it comes; `done` is the caller's. */
+async function verifyLane({ run, sandboxes }: Lane, send: (message: LaneMessage) => void): Promise<void> {
+  const plan = readPlan(run);
+  const declare = outsideDeclarations(plan);
+  await Promise.all(
+    sandboxes.map(async ({ sandbox, pacts }) => {
+      const started = performance.now();
+      for (const n of pacts) {
+        const pact = plan.pacts[n]!;
+        const declared = declare(pact);
+        for (const description of descriptions(readPact(declared.names))) {
+          const { pact: _pact, record, ...verdict } = await verifyOne(declared, pact, description, run);
+          send({ type: 'verdict', sandbox, n, ...verdict, annotations: record.annotations, attachments: record.attachments });
+        }
+      }
+      send({ type: 'sandbox-done', sandbox, seconds: (performance.now() - started) / 1000 });
+    }),
+  );
 }
 
 /** One interaction through verifyListed.ts: a thrown failure becomes a failed verdict with its message. */
@@ -117,6 +237,8 @@ class PlanReports {
   readonly #junit: JunitCase[] = [];
   readonly #spent = { ...NO_REQUESTS };
   readonly #target = harnessConfig().target;
+  /** The live request ledger the lanes' guards read (verifyInLanes), when the run has lanes. */
+  ledger: string | undefined;
 
   constructor(run: string, print?: (line: string) => void) {
     this.#run = run;
@@ -143,6 +265,8 @@ class PlanReports {
     }
     const counted = liveRequestsOf(record.annotations);
     if (counted) for (const key of ['store', 'media', 'refused'] as const) this.#spent[key] += counted[key];
+    // With lanes, the run's spending so far, for their guards.
+    if (counted && this.ledger) appendFileSync(this.ledger, `${counted.store + counted.media}\n`);
     writeOutcome({ pact: pact.title, description, status, ...(text ? { reason: text } : {}) }, this.#run);
     const where = record.annotation('pact interaction');
     const note = record.annotation(PROVIDER_NOTE);
@@ -191,4 +315,16 @@ function budgetLine(spent: { store: number; media: number; refused: number }): b
   console.error(line);
   if (over) console.error(`live request budget exceeded: ${over}. Fix: verify fewer interactions per run, or raise LIVE_REQUEST_BUDGET.`);
   return over !== undefined;
+}
+
+/** How a lane's process is started: this module, with this argument and its lane over IPC. */
+const LANE_ARGUMENT = '--verify-lane';
+
+if (import.meta.main && process.argv[2] === LANE_ARGUMENT && process.send) {
+  // The run it belongs to is gone (stopped, or failed): so is its lane.
+  process.once('disconnect', () => process.exit(1));
+  const lane = await new Promise<Lane>((resolve) => process.once('message', (message: Lane) => resolve(message)));
+  await verifyLane(lane, (message) => process.send!(message));
+  // Its keep-alive connections would hold it: it ends once the channel has written its last message, and those before it.
+  process.send({ type: 'done' } satisfies LaneMessage, () => process.exit(0));
 }

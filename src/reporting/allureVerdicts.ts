@@ -2,9 +2,11 @@
  * Allure results for a run that is not Playwright's (the packaged pact-verify in one process,
  * contracts/verification/runPactPlan.ts): one result per verdict, with the labels allureMeta.ts gives a
  * pact interaction under Playwright, so the report a QA engineer reads groups them the same way.
- * allure-js-commons writes them (its ReporterRuntime and FileSystemWriter, what allure-playwright uses).
+ * allure-js-commons builds them (its ReporterRuntime, what allure-playwright uses); each file is written once (UnsyncedWriter).
  */
-import { Status } from 'allure-js-commons';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Status, type TestResult } from 'allure-js-commons';
 import { FileSystemWriter, ReporterRuntime } from 'allure-js-commons/sdk/reporter';
 import type { AllureMeta } from './allureMeta.ts';
 
@@ -23,11 +25,40 @@ export interface AllureVerdict {
 
 const STATUS = { passed: Status.PASSED, failed: Status.FAILED, skipped: Status.SKIPPED } as const;
 
+/**
+ * FileSystemWriter's files, each written once, without its fsync and rename: the results are read after the run
+ * (npm run report), not watched while it runs, and its fsync of each file held the thread that writes them 7 to 20 ms
+ * an interaction on a busy disk (docs/speed.md, the teams' pacts at scale).
+ */
+class UnsyncedWriter extends FileSystemWriter {
+  readonly #dir: string;
+  #made = false;
+
+  constructor(resultsDir: string) {
+    super({ resultsDir });
+    this.#dir = resultsDir;
+  }
+
+  override writeAttachment(distFileName: string, content: Buffer): void {
+    writeFileSync(this.#path(distFileName), content);
+  }
+
+  override writeResult(result: TestResult): void {
+    writeFileSync(this.#path(`${result.uuid}-result.json`), JSON.stringify(result));
+  }
+
+  #path(name: string): string {
+    if (!this.#made) mkdirSync(this.#dir, { recursive: true });
+    this.#made = true;
+    return join(this.#dir, name);
+  }
+}
+
 export class AllureVerdicts {
   readonly #runtime: ReporterRuntime;
 
   constructor(resultsDir: string) {
-    this.#runtime = new ReporterRuntime({ writer: new FileSystemWriter({ resultsDir }) });
+    this.#runtime = new ReporterRuntime({ writer: new UnsyncedWriter(resultsDir) });
   }
 
   write(verdict: AllureVerdict): void {

@@ -308,3 +308,12 @@ export async function startBrokerStandIn(port?: number): Promise<BrokerStandIn> 
   const publish = (pact: Omit<PublishedPact, 'id'>) => void pacts.push({ ...pact, id: pacts.length + 1 });
   return Object.assign(server, { pacts, results, deployments, branches, tags, publish, deployedNow: (p: string, e: string) => deployedNow(p, e) });
 }
+
+// `node tests/unit/pact/brokerStandIn.ts`: the stand-in as a process of its own, on a free loopback port, for a bench
+// that may not import the tests (bench/lib/brokerProcess.ts). Its first line on stdout is its origin; it stops when
+// its stdin closes.
+if (import.meta.main) {
+  const broker = await startBrokerStandIn();
+  console.log(broker.origin);
+  process.stdin.resume().once('end', () => void broker.close().then(() => process.exit(0)));
+}
