@@ -113,7 +113,7 @@ With npx api-contract-harness: --target twin|replay|live|record in place of HARN
 reports (default ./reports/api-contract-harness); paths are read from the folder you run it in.`
       : ''
   }
-Exit: 0 every interaction verified; 1 an interaction failed, or could not be verified on this target (the reason is printed); 2 usage or configuration error.`;
+Exit: 0 every interaction verified; 1 an interaction failed, or could not be verified on this target (the reason is printed); 2 usage or configuration error; 3 the verification stopped before its last verdict (run it again).`;
 }
 
 /** announceTarget, with a configuration error told in the reader's words (a team's replay names its own record command). */
@@ -422,6 +422,9 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     args,
     run,
   );
+  // A verification that stopped before its last verdict leaves nothing to publish: the merge then finds this sandbox
+  // missing and leaves the night undeployed, rather than publish a part of it as the whole.
+  if (code !== 0 && code !== 1) return code;
   const left = dirname(leave());
   if (!args.publish) {
     console.log(

@@ -4,7 +4,8 @@
  * process's stdout, which nothing in JavaScript can redirect; so this process's stdout is the run's output log
  * (the parent copies it there), and the lines a team reads go to the parent through the pipe on fd 3.
  * The parent starts the twins while this process loads, and says on the IPC channel when they answer (or stops
- * this process when it cannot have them). Exit: 0 verified, 1 an interaction failed or the budget was exceeded.
+ * this process when it cannot have them). Exit: 0 verified, 1 an interaction failed or the budget was exceeded,
+ * 3 the verification itself stopped (a lane's process died): said on the lines, and no verdict of the run stands.
  */
 import { writeSync } from 'node:fs';
 import { readPlan } from './outsidePacts.ts';
@@ -12,6 +13,8 @@ import { runPactPlan } from './runPactPlan.ts';
 import type { TwinsMessage } from './twinsForPlan.ts';
 
 const LINES_FD = 3;
+/** The verification stopped before its last verdict (scripts/pactVerify.ts USAGE names it). */
+const VERIFICATION_STOPPED = 3;
 
 const run = process.argv[2];
 if (!run || !process.send) {
@@ -21,5 +24,14 @@ if (!run || !process.send) {
   const twinsReady = new Promise<TwinsMessage>((resolve) => process.once('message', (message: TwinsMessage) => resolve(message))).finally(() =>
     process.disconnect(),
   );
-  process.exitCode = await runPactPlan(readPlan(run), run, { twinsReady, print: (line) => writeSync(LINES_FD, `${line}\n`) });
+  const print = (line: string) => writeSync(LINES_FD, `${line}\n`);
+  try {
+    process.exitCode = await runPactPlan(readPlan(run), run, { twinsReady, print });
+  } catch (error) {
+    // The harness's failure, not a team's: not exit 1, which says an interaction failed.
+    print(
+      `pact:verify: the verification stopped: ${error instanceof Error ? error.message : String(error)}. Run it again; nothing of this run is left for publishing.`,
+    );
+    process.exitCode = VERIFICATION_STOPPED;
+  }
 }

@@ -5,11 +5,11 @@
  * fails the run (exit 1), saying why. Its verdicts themselves are
  * shown by tests/self-tests/pacts/outsidePacts.cli.spec.ts and the package check.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { freePort } from '../../../src/http/freePort.ts';
@@ -138,3 +138,64 @@ test("on live, each team's sandbox is verified beside the others, one bucket eac
     await twin.close();
   }
 });
+
+test("a lane's process that dies mid-run stops the verification: exit 3 (not a team's failure), said why", async () => {
+  test.skip(availableParallelism() < 2, 'a process per sandbox needs two cores');
+  // One team's sandbox is served by a host that takes the connection and never answers: its lane is mid-verification
+  // when the host sees it, and is killed then. The harness's sandbox is a store twin.
+  const twin = await startStoreTwin({ port: 0, plan: 'plus' });
+  const held = createServer(() => undefined);
+  await new Promise<void>((listening) => held.listen(0, '127.0.0.1', listening));
+  const team = mkdtempSync(join(tmpdir(), 'lane-stops-'));
+  for (const file of ['jvm-price-board-store-commerce-api.json', 'js9-storefront-menu-store-commerce-api.json'])
+    cpSync(resolve('tests/fixtures/pacts/tools', file), join(team, file));
+  try {
+    const child = spawn(process.execPath, [resolve('scripts/cli.ts'), 'pact-verify', '--pact', team, '--target', 'live'], {
+      cwd: team,
+      env: {
+        ...process.env,
+        HARNESS_TARGET: 'live',
+        HARNESS_REPORTS_DIR: '',
+        STORE_API_URL: twin.url,
+        STORE_ID: '100001',
+        STORE_ACCESS_TOKEN: 'twin-token-100001',
+        STORE_USER_AGENT: 'Harness nightly (ops@example.com)',
+        LIVE_STORE_ALLOWLIST: '100001',
+        STORE_TEAM_SANDBOXES: JSON.stringify({
+          'jvm-price-board': { storeId: '100001', token: 'team-token', apiUrl: `http://127.0.0.1:${(held.address() as AddressInfo).port}` },
+        }),
+      },
+    });
+    held.once('connection', () => {
+      for (const pid of descendants(child.pid!).filter(({ args }) => args.includes('--verify-lane'))) process.kill(pid.pid, 'SIGKILL');
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((exited) => child.on('close', exited));
+    expect(code, output).toBe(3);
+    expect(output).toContain('pact:verify: the verification stopped: a lane of the verification stopped (SIGKILL) before its last verdict');
+  } finally {
+    held.closeAllConnections();
+    held.close();
+    await twin.close();
+  }
+});
+
+/** The processes below `pid`, with their command lines (ps). */
+function descendants(pid: number): { pid: number; args: string }[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
+  const found: { pid: number; args: string }[] = [];
+  const below = (parent: number) => {
+    for (const row of rows.filter((r) => r.ppid === parent)) {
+      found.push(row);
+      below(row.pid);
+    }
+  };
+  below(pid);
+  return found;
+}
