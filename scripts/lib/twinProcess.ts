@@ -25,13 +25,24 @@ export const SECOND_SEEDED_STORE = { id: '100002', token: 'twin-token-100002' } 
  */
 export const RECORDING_PLAN: StorePlan = 'plus';
 
-/** Starts `npm run twins`'s entry on the given ports; resolves once both twins answer (bounded: 10 s). */
+/**
+ * Starts `npm run twins`'s entry on the given ports; resolves once both twins answer (bounded: 10 s). A port something
+ * already answers on is refused first: a twin left running by an earlier run would answer the health check in the new
+ * one's place, and a job would then run against its state, written by the jobs before it.
+ */
 export async function startTwinProcess(
   storePort: number,
   mediaPort: number,
   stdio: 'ignore' | 'inherit' = 'ignore',
   plan: StorePlan = 'standard',
 ): Promise<ChildProcess> {
+  for (const port of [storePort, mediaPort]) {
+    const answered = await fetch(`http://127.0.0.1:${port}/__twin/health`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) throw new Error(`port ${port} is taken: a process answers there already (a twin left by an earlier run? stop it, or give other ports)`);
+  }
   const twin = spawn(process.execPath, ['src/twins/main.ts'], {
     env: { ...processEnv(), STORE_TWIN_PORT: String(storePort), KITSU_TWIN_PORT: String(mediaPort), STORE_TWIN_PLAN: plan },
     stdio: ['ignore', 'ignore', stdio],
