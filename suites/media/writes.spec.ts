@@ -185,19 +185,8 @@ test(
     'media.jsonapi.content-type-parameters-415',
     'a create and an update sent as application/vnd.api+json with a parameter',
     async ({ media, rule }) => {
-      const client = media.signedIn!;
       const witness = await refusalWitness(media, rule);
-      const sentAs = (document: unknown) => ({ rawBody: JSON.stringify(document), contentType: `${MEDIA_TYPE}; version=1`, retry: false });
-      const post = await client.send({
-        method: 'POST',
-        path: '/library-entries',
-        ...sentAs(createDocument(witness.userId, witness.forCreate, { status: 'current' })),
-      });
-      const patch = await client.send({
-        method: 'PATCH',
-        path: `/library-entries/${witness.entry}`,
-        ...sentAs({ data: { type: 'libraryEntries', id: witness.entry, attributes: { status: 'dropped', notes: 'refused 415' } } }),
-      });
+      const { post, patch } = await witness.writtenAs(`${MEDIA_TYPE}; version=1`);
       // Read back before judging the statuses: what a provider carried out is removed either way.
       await witness.unchanged(`after a POST and a PATCH with a media type parameter answered ${post.status} and ${patch.status}`);
       expectStatus(post, 415, rule);
@@ -459,6 +448,14 @@ async function refusalWitness(media: MediaUnderTest, rule: Rule) {
     userId,
     forCreate,
     entry,
+    /** A valid create (of the anime the witness lacks) and a valid update (of its entry), each sent with this Content-Type. */
+    async writtenAs(contentType: string): Promise<{ post: MediaResponse; patch: MediaResponse }> {
+      const sent = (document: unknown) => ({ rawBody: JSON.stringify(document), contentType, retry: false });
+      const post = await media.signedIn!.send({ method: 'POST', path: '/library-entries', ...sent(createDocument(userId, forCreate, { status: 'current' })) });
+      const update = { data: { type: 'libraryEntries', id: entry, attributes: { status: 'dropped', notes: 'refused 415' } } };
+      const patch = await media.signedIn!.send({ method: 'PATCH', path: `/library-entries/${entry}`, ...sent(update) });
+      return { post, patch };
+    },
     async unchanged(when: string): Promise<void> {
       const made = await media.signedIn!.send({
         method: 'GET',
@@ -501,20 +498,9 @@ const createDocument = (userId: string, animeId: string, attributes: Record<stri
 
 test(
   ...verifies('media.writes.refused-changes-nothing', '415: a create and an update sent as application/json', async ({ media, rule }) => {
-    const client = media.signedIn!;
     const witness = await refusalWitness(media, rule);
-    const sentAs = (document: unknown) => ({ rawBody: JSON.stringify(document), contentType: 'application/json', retry: false });
-    const post = await client.send({
-      method: 'POST',
-      path: '/library-entries',
-      ...sentAs(createDocument(witness.userId, witness.forCreate, { status: 'current' })),
-    });
+    const { post, patch } = await witness.writtenAs('application/json');
     expectRefusal(media, post, 415, rule, 'a create sent as application/json');
-    const patch = await client.send({
-      method: 'PATCH',
-      path: `/library-entries/${witness.entry}`,
-      ...sentAs({ data: { type: 'libraryEntries', id: witness.entry, attributes: { status: 'dropped', notes: 'refused 415' } } }),
-    });
     expectRefusal(media, patch, 415, rule, 'an update sent as application/json');
     await witness.unchanged(`after a POST and a PATCH refused ${post.status} and ${patch.status}`);
   }),

@@ -104,30 +104,17 @@ test("on live, each team's sandbox is verified beside the others, one bucket eac
   try {
     const newToken = async () => ((await (await fetch(`${twin.url}/__twin/stores/100001/tokens`, { method: 'POST' })).json()) as { token: string }).token;
     const [harnessToken, teamToken] = [await newToken(), await newToken()];
-    const team = mkdtempSync(join(tmpdir(), 'team-sandboxes-'));
-    const pacts = ['jvm-price-board-store-commerce-api.json', 'js9-storefront-menu-store-commerce-api.json', 'spec11-menu-feed-store-commerce-api.json'];
-    for (const file of pacts) cpSync(resolve('tests/fixtures/pacts/tools', file), join(team, file));
-    const child = spawn(process.execPath, [resolve('scripts/cli.ts'), 'pact-verify', '--pact', team, '--target', 'live'], {
-      cwd: team,
-      env: {
-        ...process.env,
-        HARNESS_TARGET: 'live',
-        HARNESS_REPORTS_DIR: '',
-        STORE_API_URL: twin.url,
-        STORE_ID: '100001',
-        STORE_ACCESS_TOKEN: harnessToken,
-        STORE_USER_AGENT: 'Harness nightly (ops@example.com)',
-        LIVE_STORE_ALLOWLIST: '100001,100002',
-        STORE_TEAM_SANDBOXES: JSON.stringify({
-          'jvm-price-board': { storeId: '100001', token: 'twin-token-100001' },
-          'spec11-menu-feed': { storeId: '100001', token: teamToken },
-        }),
-      },
+    const { done } = liveTeamRun(['jvm-price-board', 'js9-storefront-menu', 'spec11-menu-feed'], {
+      STORE_API_URL: twin.url,
+      STORE_ID: '100001',
+      STORE_ACCESS_TOKEN: harnessToken!,
+      LIVE_STORE_ALLOWLIST: '100001,100002',
+      STORE_TEAM_SANDBOXES: JSON.stringify({
+        'jvm-price-board': { storeId: '100001', token: 'twin-token-100001' },
+        'spec11-menu-feed': { storeId: '100001', token: teamToken },
+      }),
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((exited) => child.on('close', exited));
+    const { code, output } = await done;
     expect(code, output).toBe(0);
     expect(output).toContain('3 sandboxes, verified side by side, one bucket each:');
     expect(output).toMatch(/store 100001, as jvm-price-board's app: 2 verified, 0 failed, 0 not verified in/);
@@ -146,33 +133,20 @@ test("a lane's process that dies mid-run stops the verification: exit 3 (not a t
   const twin = await startStoreTwin({ port: 0, plan: 'plus' });
   const held = createServer(() => undefined);
   await new Promise<void>((listening) => held.listen(0, '127.0.0.1', listening));
-  const team = mkdtempSync(join(tmpdir(), 'lane-stops-'));
-  for (const file of ['jvm-price-board-store-commerce-api.json', 'js9-storefront-menu-store-commerce-api.json'])
-    cpSync(resolve('tests/fixtures/pacts/tools', file), join(team, file));
   try {
-    const child = spawn(process.execPath, [resolve('scripts/cli.ts'), 'pact-verify', '--pact', team, '--target', 'live'], {
-      cwd: team,
-      env: {
-        ...process.env,
-        HARNESS_TARGET: 'live',
-        HARNESS_REPORTS_DIR: '',
-        STORE_API_URL: twin.url,
-        STORE_ID: '100001',
-        STORE_ACCESS_TOKEN: 'twin-token-100001',
-        STORE_USER_AGENT: 'Harness nightly (ops@example.com)',
-        LIVE_STORE_ALLOWLIST: '100001',
-        STORE_TEAM_SANDBOXES: JSON.stringify({
-          'jvm-price-board': { storeId: '100001', token: 'team-token', apiUrl: `http://127.0.0.1:${(held.address() as AddressInfo).port}` },
-        }),
-      },
+    const { child, done } = liveTeamRun(['jvm-price-board', 'js9-storefront-menu'], {
+      STORE_API_URL: twin.url,
+      STORE_ID: '100001',
+      STORE_ACCESS_TOKEN: 'twin-token-100001',
+      LIVE_STORE_ALLOWLIST: '100001',
+      STORE_TEAM_SANDBOXES: JSON.stringify({
+        'jvm-price-board': { storeId: '100001', token: 'team-token', apiUrl: `http://127.0.0.1:${(held.address() as AddressInfo).port}` },
+      }),
     });
     held.once('connection', () => {
       for (const pid of descendants(child.pid!).filter(({ args }) => args.includes('--verify-lane'))) process.kill(pid.pid, 'SIGKILL');
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((exited) => child.on('close', exited));
+    const { code, output } = await done;
     expect(code, output).toBe(3);
     expect(output).toContain('pact:verify: the verification stopped: a lane of the verification stopped (SIGKILL) before its last verdict');
   } finally {
@@ -198,4 +172,22 @@ function descendants(pid: number): { pid: number; args: string }[] {
   };
   below(pid);
   return found;
+}
+
+/**
+ * `npx api-contract-harness pact-verify --pact <folder> --target live` in a team's folder holding these tool pacts
+ * (tests/fixtures/pacts/tools, `<consumer>-store-commerce-api.json`), with the live store variables given.
+ */
+function liveTeamRun(consumers: string[], env: Record<string, string>) {
+  const team = mkdtempSync(join(tmpdir(), 'team-run-'));
+  for (const consumer of consumers)
+    cpSync(resolve('tests/fixtures/pacts/tools', `${consumer}-store-commerce-api.json`), join(team, `${consumer}-store-commerce-api.json`));
+  const child = spawn(process.execPath, [resolve('scripts/cli.ts'), 'pact-verify', '--pact', team, '--target', 'live'], {
+    cwd: team,
+    env: { ...process.env, HARNESS_TARGET: 'live', HARNESS_REPORTS_DIR: '', STORE_USER_AGENT: 'Harness nightly (ops@example.com)', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, done: new Promise<{ code: number | null; output: string }>((exited) => child.on('close', (code) => exited({ code, output }))) };
 }

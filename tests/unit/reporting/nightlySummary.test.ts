@@ -5,6 +5,28 @@ import { join } from 'node:path';
 import { expect, test } from '../../../src/testing/harnessTest.ts';
 import { nightlySummary, parseNightlyArgs } from '../../../src/reporting/nightlySummary.ts';
 
+/** What drift found: the store's X-Main-Language gone from GET /categories. */
+const MAIN_LANGUAGE_REMOVED = {
+  apis: [
+    {
+      api: 'store',
+      cassettes: [
+        {
+          findings: [
+            {
+              kind: 'contract-break',
+              change: 'header-removed',
+              route: 'GET /v1/<store>/categories?per_page=200',
+              subject: 'X-Main-Language',
+              message: 'header X-Main-Language removed',
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
 const write = (path: string, value: unknown) => writeFileSync(path, JSON.stringify(value));
 
 test('with no step having left anything: nothing broke, and it says what it did not have', () => {
@@ -36,26 +58,7 @@ test("verify's failed rule and drift's break, judged against every pact verified
     breaks: [{ id: 'store.pagination.total-count', failingRequests: ['GET /v1/1/products?per_page=30 → 200'] }],
     verdicts: [],
   });
-  write(join(dir, 'drift.json'), {
-    apis: [
-      {
-        api: 'store',
-        cassettes: [
-          {
-            findings: [
-              {
-                kind: 'contract-break',
-                change: 'header-removed',
-                route: 'GET /v1/<store>/categories?per_page=200',
-                subject: 'X-Main-Language',
-                message: 'header X-Main-Language removed',
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  });
+  write(join(dir, 'drift.json'), MAIN_LANGUAGE_REMOVED);
   const allure = join(dir, 'allure');
   mkdirSync(allure);
   write(join(allure, 'a-result.json'), { name: 'on every page', status: 'failed', labels: [{ name: 'story', value: 'store.pagination.total-count' }] });
@@ -101,26 +104,7 @@ test("one job per sandbox: every job's plan and outcomes, its pacts found in its
     args.push('--plan', join(run, 'plan.json'), '--outcomes', join(run, 'outcomes'));
   }
   const drift = join(merged, 'drift.json');
-  write(drift, {
-    apis: [
-      {
-        api: 'store',
-        cassettes: [
-          {
-            findings: [
-              {
-                kind: 'contract-break',
-                change: 'header-removed',
-                route: 'GET /v1/<store>/categories?per_page=200',
-                subject: 'X-Main-Language',
-                message: 'header X-Main-Language removed',
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  });
+  write(drift, MAIN_LANGUAGE_REMOVED);
   const inputs = parseNightlyArgs(['--drift', drift, ...args]);
   expect(inputs.plans).toHaveLength(2);
   const { markdown, affected } = nightlySummary(inputs);
