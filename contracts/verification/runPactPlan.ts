@@ -95,26 +95,40 @@ export async function runPactPlan(
   // Live sandboxes wait for their buckets side by side, but one process verifying them all is busy from a few on:
   // their lanes run in processes of their own, one per core, and this one writes what they found. Processes, not
   // threads: Pact's core keeps state per process, and two threads verifying at once corrupt it.
-  const lanes = target === 'live' ? Math.min(availableParallelism(), bySandbox.size) : 1;
+  const sandboxes = [...bySandbox].map(([sandbox, group]) => ({ sandbox, pacts: group.map(({ n }) => n) }));
+  const lanes = target === 'live' ? Math.min(availableParallelism(), sandboxes.length) : 1;
   if (lanes > 1) {
-    const groups = [...bySandbox].map(([sandbox, group]) => ({
-      sandbox,
-      pacts: group.map(({ n }) => n),
-      interactions: group.reduce((sum, { n }) => sum + interactions[n]!.length, 0),
-    }));
+    const groups = sandboxes.map((one) => ({ ...one, interactions: one.pacts.reduce((sum, n) => sum + interactions[n]!.length, 0) }));
     await verifyInLanes(run, groups, lanes, reports);
     return reports.end();
   }
+  await verifySandboxes(sandboxes, (n) => ({ ...listed[n]!, interactions: interactions[n]! }), run, {
+    verdict: (verdict, sandbox) => reports.add(verdict, sandbox),
+    done: (sandbox, seconds) => reports.sandboxDone(sandbox, seconds),
+  });
+  return reports.end();
+}
+
+/**
+ * Each sandbox's pacts in order, the sandboxes side by side, every verdict and each sandbox's end told to `found`:
+ * in this process, or in a lane's (verifyLane).
+ */
+async function verifySandboxes(
+  sandboxes: Lane['sandboxes'],
+  entryOf: (n: number) => { pact: OutsidePact; declared: Declared; interactions: readonly string[] },
+  run: string,
+  found: { verdict(verdict: Verdict, sandbox: string, n: number): void; done(sandbox: string, seconds: number): void },
+): Promise<void> {
   await Promise.all(
-    [...bySandbox.entries()].map(async ([sandbox, group]) => {
+    sandboxes.map(async ({ sandbox, pacts }) => {
       const started = performance.now();
-      for (const { pact, declared, n } of group) {
-        for (const description of interactions[n]!) reports.add(await verifyOne(declared, pact, description, run), sandbox);
+      for (const n of pacts) {
+        const { pact, declared, interactions } = entryOf(n);
+        for (const description of interactions) found.verdict(await verifyOne(declared, pact, description, run), sandbox, n);
       }
-      reports.sandboxDone(sandbox, (performance.now() - started) / 1000);
+      found.done(sandbox, (performance.now() - started) / 1000);
     }),
   );
-  return reports.end();
 }
 
 /** Sandboxes a lane verifies, each its pacts (by their place in the plan) in order. */
@@ -200,20 +214,16 @@ function laneProcess(lane: Lane, env: NodeJS.ProcessEnv, reports: PlanReports): 
 async function verifyLane({ run, sandboxes }: Lane, send: (message: LaneMessage) => void): Promise<void> {
   const plan = readPlan(run);
   const declare = outsideDeclarations(plan);
-  await Promise.all(
-    sandboxes.map(async ({ sandbox, pacts }) => {
-      const started = performance.now();
-      for (const n of pacts) {
-        const pact = plan.pacts[n]!;
-        const declared = declare(pact);
-        for (const description of descriptions(readPact(declared.names))) {
-          const { pact: _pact, record, ...verdict } = await verifyOne(declared, pact, description, run);
-          send({ type: 'verdict', sandbox, n, ...verdict, annotations: record.annotations, attachments: record.attachments });
-        }
-      }
-      send({ type: 'sandbox-done', sandbox, seconds: (performance.now() - started) / 1000 });
-    }),
-  );
+  const entryOf = (n: number) => {
+    const pact = plan.pacts[n]!;
+    const declared = declare(pact);
+    return { pact, declared, interactions: descriptions(readPact(declared.names)) };
+  };
+  await verifySandboxes(sandboxes, entryOf, run, {
+    verdict: ({ pact: _pact, record, ...verdict }, sandbox, n) =>
+      send({ type: 'verdict', sandbox, n, ...verdict, annotations: record.annotations, attachments: record.attachments }),
+    done: (sandbox, seconds) => send({ type: 'sandbox-done', sandbox, seconds }),
+  });
 }
 
 /** One interaction through verifyListed.ts: a thrown failure becomes a failed verdict with its message. */
