@@ -217,12 +217,17 @@ function metadataOf(raw: Json): { metadata?: Record<string, unknown> } {
   return isObject(metadata) ? { metadata } : {};
 }
 
-/** Writes a copy of the pact holding only `interaction`, as written and in the file's own version; answers its path. */
-export function writeSingleInteractionPact(pact: PactDocument, interaction: PactInteraction | PactMessage, path: string): string {
-  mkdirSync(dirname(path), { recursive: true });
+/** A copy of the pact holding only `interaction`, as written and in the file's own version. */
+export function singleInteractionPact(pact: PactDocument, interaction: PactInteraction | PactMessage): Record<string, unknown> {
   const { interactions: _interactions, messages: _messages, ...rest } = pact.raw;
   // A V3 message goes back under `messages`, where Pact's V3 reader looks for it.
   const key = pact.specification === 3 && interaction.type !== 'Synchronous/HTTP' ? 'messages' : 'interactions';
-  writeFileSync(path, JSON.stringify({ ...rest, [key]: [interaction.raw ?? interaction] }, null, 2));
+  return { ...rest, [key]: [interaction.raw ?? interaction] };
+}
+
+/** Writes singleInteractionPact to `path`; answers the path. */
+export function writeSingleInteractionPact(pact: PactDocument, interaction: PactInteraction | PactMessage, path: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(singleInteractionPact(pact, interaction), null, 2));
   return path;
 }

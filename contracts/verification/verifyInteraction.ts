@@ -1,19 +1,21 @@
 /**
- * Verifies one pact interaction against a provider with Pact's own Verifier:
- * the state is arranged first (here, so a state that cannot be arranged is a
- * skip with its reason, not a verifier error), its values are handed to the
- * Verifier's state handler for the pact's provider-state expressions, and a
- * request filter adds the credentials, so they never reach a pact or a report.
- * On a live target the same filter charges each request to the run's budget.
+ * Verifies one pact interaction against a provider with Pact's own Verifier
+ * (its core, through verifierFront.ts): the state is arranged first (here, so a
+ * state that cannot be arranged is a skip with its reason, not a verifier
+ * error), its values answer the Verifier's state calls for the pact's
+ * provider-state expressions, and a request filter adds the credentials, so
+ * they never reach a pact or a report. On a live target the same filter charges
+ * each request to the run's budget.
  */
 import { stripVTControlCharacters } from 'node:util';
 import type { ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { answerExcerpt, parsedBody, summariseMismatches, verifierMismatches } from './mismatchSummary.ts';
 import { whoActs } from './whoActs.ts';
-import { Verifier } from '@pact-foundation/pact';
+import { getGlobalDispatcher, type Dispatcher } from 'undici';
+import { verifyThroughFront, type FrontRequest } from './verifierFront.ts';
 import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
-import { writeSingleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
+import { singleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
 import { arrangeSession, isUnavailable, type Arranged, type Arrangement, type ArrangeSession, type PactProvider } from './pactProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
 import { setProcessVariable } from '../../src/config/env.ts';
@@ -101,9 +103,6 @@ function decoded(answered: Answered): string {
 // (contracts/broker/), so a broker configured for pact:publish or pact:verify --broker must not reach the Verifier.
 for (const name of ['PACT_BROKER_BASE_URL', 'PACT_BROKER_TOKEN', 'PACT_BROKER_USERNAME', 'PACT_BROKER_PASSWORD']) setProcessVariable(name, '');
 
-// The path Pact's Verifier posts state changes to; the request filter must leave those alone.
-const STATE_SETUP_PATH = '/_pactSetup';
-
 /** The worker's guard and the API whose budget the Verifier's requests are charged to. */
 type Budget = { readonly guard: LiveRequestGuard; readonly api: LiveApi };
 
@@ -111,12 +110,12 @@ export async function verifyInteraction(options: {
   pact: PactDocument;
   interaction: PactInteraction;
   target: PactProvider;
-  /** Where the one-interaction pact is written (the test's output folder). */
-  pactFile: string;
   /** Live and record targets: the worker's guard, which counts the Verifier's requests as `api`'s and refuses them once the budget is spent. */
   budget?: Budget;
   /** Which API the pact is for, for the account of a failure (its contract schemas); store unless said. */
   api?: 'store' | 'media';
+  /** What the Verifier's requests are sent on (a live run's carries its outage watch); the process's own unless said. */
+  dispatcher?: Dispatcher;
 }): Promise<VerificationOutcome> {
   const { pact, interaction, target, budget } = options;
   // Before anything is sent: a state the vocabulary does not know fails here, naming the known ones and the closest.
@@ -133,13 +132,21 @@ export async function verifyInteraction(options: {
     const requestAnswered = await target.beforeRequest?.();
     // The Verifier sends a User-Agent of its own unless the pact names one; a pact that names none means "without".
     const withoutUserAgent = !Object.keys(interaction.request.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent');
-    const stateHandlers = Object.fromEntries((interaction.providerStates ?? []).map((state) => [state.name, async () => values]));
     const filter = credentialFilter(headers, withoutUserAgent, budget, target.sendsTo);
     const arrangement = target.arrangement?.(session, values);
     const note = sentToNote(target, interaction);
 
     const verdict = await runVerifier(
-      { pact, interaction, target, pactFile: options.pactFile, stateHandlers, filter, api: options.api ?? 'store', arrangement },
+      {
+        pact,
+        interaction,
+        target,
+        values,
+        filter,
+        dispatcher: options.dispatcher ?? getGlobalDispatcher(),
+        api: options.api ?? 'store',
+        arrangement,
+      },
       requestAnswered,
     );
     return { ...verdict, ...(note ? { note } : {}) };
@@ -167,9 +174,9 @@ async function runVerifier(
     pact: PactDocument;
     interaction: PactInteraction;
     target: PactProvider;
-    pactFile: string;
-    stateHandlers: Record<string, () => Promise<Record<string, string | number | boolean>>>;
+    values: Record<string, string | number | boolean>;
     filter: ReturnType<typeof credentialFilter>;
+    dispatcher: Dispatcher;
     api: 'store' | 'media';
     arrangement: Arrangement | undefined;
   },
@@ -178,14 +185,12 @@ async function runVerifier(
   const { pact, interaction, target, filter } = run;
   let output: string[];
   try {
-    const json = await new Verifier({
-      provider: pact.provider.name,
-      providerBaseUrl: target.baseUrl,
-      pactUrls: [writeSingleInteractionPact(pact, interaction, run.pactFile)],
-      logLevel: 'error',
-      stateHandlers: run.stateHandlers,
-      requestFilter: filter.requestFilter,
-    }).verifyProvider();
+    const json = await verifyThroughFront(pact.provider.name, JSON.stringify(singleInteractionPact(pact, interaction)), {
+      base: target.baseUrl.replace(/\/+$/, ''),
+      dispatcher: run.dispatcher,
+      values: run.values,
+      filter: filter.requestFilter,
+    });
     output = verifierOutput(json);
   } catch (error) {
     filter.throwIfRefused();
@@ -266,8 +271,6 @@ async function arrangeStates(
   return undefined;
 }
 
-type FilterRequest = { method: string; url: string; headers: Record<string, string | string[] | undefined> };
-
 /**
  * The Verifier's request filter: adds the credentials (and drops its User-Agent when the pact names none) and
  * charges each request to the budget. A request the budget refuses is answered 503 here; the first refusal is
@@ -278,26 +281,24 @@ function credentialFilter(
   withoutUserAgent: boolean,
   budget: Budget | undefined,
   sendsTo: PactProvider['sendsTo'],
-): { requestFilter: (req: FilterRequest, res: ServerResponse, next: () => void) => void; throwIfRefused(): void; answered(): Answered | undefined } {
+): { requestFilter: (req: FrontRequest, res: ServerResponse, next: () => void) => void; throwIfRefused(): void; answered(): Answered | undefined } {
   let refused: LiveBudgetSpentError | undefined;
   let answered: Answered | undefined;
-  const requestFilter = (req: FilterRequest, res: ServerResponse, next: () => void) => {
-    if (!req.url.startsWith(STATE_SETUP_PATH)) {
-      const [path = '', query] = req.url.split(/\?(.*)/s);
-      const mapped = sendsTo?.(path);
-      if (mapped) req.url = query === undefined ? mapped.path : `${mapped.path}?${query}`;
-      answered = keepAnswer(req, res);
-      try {
-        budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);
-      } catch (error) {
-        // Answered here, so the request never reaches the provider; the test fails with this error, not Pact's mismatch.
-        refused ??= error as LiveBudgetSpentError;
-        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end(refused.message);
-        return;
-      }
-      for (const [name, value] of Object.entries(headers)) req.headers[name.toLowerCase()] = value;
-      if (withoutUserAgent) delete req.headers['user-agent'];
+  const requestFilter = (req: FrontRequest, res: ServerResponse, next: () => void) => {
+    const [path = '', query] = req.url.split(/\?(.*)/s);
+    const mapped = sendsTo?.(path);
+    if (mapped) req.url = query === undefined ? mapped.path : `${mapped.path}?${query}`;
+    answered = keepAnswer(req, res);
+    try {
+      budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);
+    } catch (error) {
+      // Answered here, so the request never reaches the provider; the test fails with this error, not Pact's mismatch.
+      refused ??= error as LiveBudgetSpentError;
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end(refused.message);
+      return;
     }
+    for (const [name, value] of Object.entries(headers)) req.headers[name.toLowerCase()] = value;
+    if (withoutUserAgent) delete req.headers['user-agent'];
     next();
   };
   return {
@@ -310,7 +311,7 @@ function credentialFilter(
 }
 
 /** The provider's answer as it passes back through the Verifier's proxy: its status, headers and first 256 KiB. */
-function keepAnswer(req: FilterRequest, res: ServerResponse): Answered {
+function keepAnswer(req: FrontRequest, res: ServerResponse): Answered {
   const answer: Answered = { method: req.method, path: req.url.split('?')[0]!, status: 0, headers: {}, chunks: [] };
   let kept = 0;
   const keep = (chunk: unknown) => {

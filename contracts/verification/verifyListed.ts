@@ -11,7 +11,6 @@ import type { RecordingApi } from '../../src/recording/cassette.ts';
 import { liveRequestGuard, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { outageOf } from '../../src/http/providerOutage.ts';
 import { notVerifiedForOutage } from '../../src/testing/providerUnreachable.ts';
-import { startLiveRelay } from './liveRelay.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import { pactPath, readPact, type PactDocument, type PactInteraction, type PactMessage, type PactNames } from './pactFile.ts';
 import type { PactProvider } from './pactProvider.ts';
@@ -84,10 +83,9 @@ export async function verifyListed({ names, api, target, options }: Declared, de
   const declared = guard?.outageAt(chosen.baseUrl);
   if (declared) return { status: 'skipped', reason: notVerifiedForOutage(record, declared) };
   const recorded = await openRecording(api, description, chosen, options, guard);
-  // Live: the Verifier's requests pass the outage watch too, through a relay (liveRelay.ts); record: the recording proxy.
-  const watch = guard?.outageInterceptor(api);
-  const relay = watch && !recorded ? await startLiveRelay(chosen.baseUrl, getGlobalDispatcher().compose(watch)) : undefined;
-  const provider = recorded?.target ?? (relay ? { ...chosen, baseUrl: `${relay.url}${new URL(chosen.baseUrl).pathname.replace(/\/+$/, '')}` } : chosen);
+  // Live: the Verifier's requests pass the outage watch too (verifierFront.ts); record: the recording proxy's.
+  const watch = recorded ? undefined : guard?.outageInterceptor(api);
+  const provider = recorded?.target ?? chosen;
   record.annotations.push({ type: 'provider', description: recorded?.describe ?? `${chosen.name} at ${chosen.baseUrl}` });
   // The provider stopped answering while this interaction was verified: not verified, whatever the Verifier said.
   const unreachable = (caught?: unknown) => {
@@ -100,9 +98,9 @@ export async function verifyListed({ names, api, target, options }: Declared, de
       pact,
       interaction: interaction!,
       target: provider,
-      pactFile: record.outputPath('pact.json'),
       api,
       ...(guard ? { budget: { guard, api } } : {}),
+      ...(watch ? { dispatcher: getGlobalDispatcher().compose(watch) } : {}),
     });
     if (outcome.note) record.annotations.push({ type: PROVIDER_NOTE, description: outcome.note });
     const outage = unreachable();
@@ -117,7 +115,6 @@ export async function verifyListed({ names, api, target, options }: Declared, de
     if (note) record.annotations.push({ type: PROVIDER_NOTE, description: note });
     return await explainFailure(caught, recorded, interaction!, record);
   } finally {
-    await relay?.close();
     const closed = await recorded?.close();
     if (closed) record.annotations.push(closed);
     // A refused request has already failed verifyInteraction with the budget's error.

@@ -19,6 +19,27 @@ export function setProcessVariable(name: string, value: string): void {
   process.env[name] = value;
 }
 
+/** Sets variables for a while: answers what puts each back as it was (unset where it was unset). */
+export function setProcessVariablesFor(values: Readonly<Record<string, string>>): () => void {
+  const before = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
+
+/**
+ * Whether Node's own TLS in this process reads OpenSSL's root variables (SSL_CERT_FILE, SSL_CERT_DIR): with
+ * --use-openssl-ca, or --use-system-ca (NODE_USE_SYSTEM_CA=1), which on Linux reads the system's store through them.
+ */
+export function nodeReadsOpenSslRoots(): boolean {
+  const options = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)];
+  return options.some((o) => o === '--use-openssl-ca' || o === '--use-system-ca') || process.env['NODE_USE_SYSTEM_CA'] === '1';
+}
+
 const trimmed = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
 
 /** A comma-separated variable as its trimmed, non-empty items; `fallback` when unset. */

@@ -1,7 +1,7 @@
 /**
  * The one warning a dependency prints on every run that the project cannot fix:
- * http-proxy, inside Pact's Verifier, calls util._extend (DEP0060, deprecated
- * since Node 22) for each verified interaction. It is silenced by its code
+ * http-proxy, inside pact-js's Verifier (a message pact's verification), calls
+ * util._extend (DEP0060, deprecated since Node 22) for each verified interaction. It is silenced by its code
  * alone, for this process's children (Playwright's workers inherit it), so any
  * other warning still prints.
  */

@@ -44,13 +44,8 @@ export interface ForwardingOptions {
 
 export async function startForwardingServer(options: ForwardingOptions): Promise<ForwardingServer> {
   const origin = new URL(options.origin).origin;
-  const dropped = new Set([...REQUEST_HOP, ...(options.dropRequestHeaders ?? [])]);
-  const server = createServer((req, res) => {
-    void forward(origin, options.dispatcher, dropped, req, res).catch((error: unknown) => {
-      if (res.headersSent) return void res.destroy();
-      options.onError(error, res);
-    });
-  });
+  const dropped = droppedHeaders(options.dropRequestHeaders);
+  const server = createServer((req, res) => forwardRequest({ base: origin, dispatcher: options.dispatcher, dropped, onError: options.onError }, req, res));
   server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -69,14 +64,35 @@ export async function startForwardingServer(options: ForwardingOptions): Promise
   };
 }
 
-async function forward(origin: string, dispatcher: Dispatcher, dropped: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The request headers a forward drops: the hop-by-hop ones, undici's own, and `extra`. */
+export function droppedHeaders(extra: readonly string[] = []): ReadonlySet<string> {
+  return new Set([...REQUEST_HOP, ...extra]);
+}
+
+/** Where and how one request is forwarded: `base` (an origin, and any path before the request's) on `dispatcher`. */
+export interface Forward {
+  readonly base: string;
+  readonly dispatcher: Dispatcher;
+  readonly dropped: ReadonlySet<string>;
+  readonly onError: ForwardingOptions['onError'];
+}
+
+/** Forwards `req` to `base` + its URL and streams the answer into `res`; a failure before the answer began is `onError`'s to answer. */
+export function forwardRequest(to: Forward, req: IncomingMessage, res: ServerResponse): void {
+  void forward(to.base, to.dispatcher, to.dropped, req, res).catch((error: unknown) => {
+    if (res.headersSent) return void res.destroy();
+    to.onError(error, res);
+  });
+}
+
+async function forward(base: string, dispatcher: Dispatcher, dropped: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !dropped.has(name)) headers[name] = value;
   // Concatenated, not resolved: a request target of `//x` must not name another host.
-  const answer = await request(new URL(`${origin}${req.url ?? '/'}`), {
+  const answer = await request(new URL(`${base}${req.url ?? '/'}`), {
     method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
     headers,
     dispatcher,

@@ -1,7 +1,7 @@
 /**
  * An unreachable provider is an outage, not a verdict. On a live or record
  * run every attempt a typed client sends to a real provider (and every request
- * of Pact's Verifier, through a relay) passes the outage interceptor
+ * of Pact's Verifier, through its front) passes the outage interceptor
  * (interceptors/outage.ts), which tells this watch how it ended. An origin
  * that answers none of its attempts within the retry budget (OUTAGE_BUDGET) is
  * declared unreachable once, with when it stopped answering; from then on a

@@ -71,7 +71,6 @@ for (const { api, breakName, interaction: description, reportNames } of BREAKS) 
         pact,
         interaction: interaction!,
         target: { ...faithful, baseUrl: proxy.url, states },
-        pactFile: testInfo.outputPath('pact.json'),
       }).then(
         () => undefined,
         (e: unknown) => e,

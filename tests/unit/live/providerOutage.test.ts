@@ -5,7 +5,7 @@
  * a count, not a timer). The run must say the outage once, naming the API, the host and when it stopped; skip
  * every test it kept from verifying with that reason; fail no test and no rule, name no consumer; file it in the
  * report's own category and on its front page; end within seconds of the decision; and exit 1 for that reason.
- * - media: its pacts first (Pact's Verifier through the live relay), cut after 2 requests: the interactions
+ * - media: its pacts first (Pact's Verifier through the front, verifierFront.ts), cut after 2 requests: the interactions
  *   after the cut and every media suite test are not verified; the store's tests of the same run keep their
  *   verdicts (the outage is the media origin's alone).
  * - store: its suites, cut in the middle: the tests before the cut keep their verdicts, the rest are not verified.

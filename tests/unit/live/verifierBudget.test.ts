@@ -64,17 +64,17 @@ function liveGuard(budget: number, spent: number): LiveRequestGuard {
   return new LiveRequestGuard(budget, ledger);
 }
 
-function verify(guard: LiveRequestGuard, testInfo: TestInfo) {
+function verify(guard: LiveRequestGuard) {
   const pact = readPact(STORE_PACT);
   const interaction = pact.interactions.find((i) => i.description === INTERACTION);
   expect(interaction, `the store pact has no interaction "${INTERACTION}"`).toBeDefined();
-  return verifyInteraction({ pact, interaction: interaction!, target, pactFile: testInfo.outputPath('pact.json'), budget: { guard, api: 'store' } });
+  return verifyInteraction({ pact, interaction: interaction!, target, budget: { guard, api: 'store' } });
 }
 
-test("the Verifier's requests are counted as the API's, and the budget line adds them up", async ({}, testInfo) => {
+test("the Verifier's requests are counted as the API's, and the budget line adds them up", async () => {
   test.setTimeout(60_000);
   const guard = liveGuard(100, 3);
-  const outcome = await verify(guard, testInfo);
+  const outcome = await verify(guard);
   expect(outcome.status, JSON.stringify(outcome)).toBe('verified');
   expect(reached).toEqual([expect.stringMatching(/^GET \/v1\/\d+\/products\?/)]);
   expect(guard.spent()).toBe(3 + reached.length);
@@ -95,10 +95,10 @@ test("the Verifier's requests are counted as the API's, and the budget line adds
   expect(lines).toEqual(['live request budget: 1 of 100 requests used (store 1, media 0)']);
 });
 
-test('with the budget spent, the Verifier is refused before it reaches the provider and the test fails naming LIVE_REQUEST_BUDGET', async ({}, testInfo) => {
+test('with the budget spent, the Verifier is refused before it reaches the provider and the test fails naming LIVE_REQUEST_BUDGET', async () => {
   test.setTimeout(60_000);
   const guard = liveGuard(5, 5);
-  const error = await verify(guard, testInfo).then(
+  const error = await verify(guard).then(
     () => undefined,
     (e: unknown) => e,
   );

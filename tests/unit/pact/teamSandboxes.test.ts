@@ -77,7 +77,7 @@ const asTeam = (consumer: string, token: string) =>
     team: consumer,
   });
 
-test("each team is verified with its own app's token: the one without write_products is red naming the scope, the other green", async ({}, info) => {
+test("each team is verified with its own app's token: the one without write_products is red naming the scope, the other green", async () => {
   const [full, readOnly] = await Promise.all([installedApp(['read_products', 'write_products']), installedApp(['read_products'])]);
   const sync = teamPact('product-sync');
   const viewer = teamPact('catalogue-viewer');
@@ -86,7 +86,6 @@ test("each team is verified with its own app's token: the one without write_prod
       pact,
       interaction: pact.interactions[index]!,
       target: asTeam(consumer, token),
-      pactFile: `${info.outputDir}/${consumer}-${index}.json`,
     });
 
   expect(await verify(sync, 0, full, 'product-sync')).toMatchObject({ status: 'verified' });
