@@ -31,6 +31,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The runs' reports, and each run's whole output (pact-verify-k<K>.log): where to look for where the time went. */
 const REPORTS_DIR = 'reports/bench-nightly-teams';
 const FIRST_PORT = 5100;
+/** `npm run pact:verify`, as package.json runs it (without npm's own start). */
+const PACT_VERIFY = ['--import', './src/config/compileCacheHook.ts', 'scripts/pactVerify.ts'];
 const PLAN = bucketOfPlan('plus');
 /** The team whose app lacks a scope its pact needs. */
 const REFUSED_TEAM = 'team-missing-scope';
@@ -136,7 +138,7 @@ async function verifyAgainst(k: number, teams: readonly TeamPact[], refused: Tea
     const started = performance.now();
     // What the nightly publishes is not this bench's to measure: the verdicts are read from the run's own lines.
     const run = await runScript(
-      ['scripts/pactVerify.ts', '--broker', '--main-branch', '--provider-name', STORE_PACT.provider, '--no-publish'],
+      [...PACT_VERIFY, '--broker', '--main-branch', '--provider-name', STORE_PACT.provider, '--no-publish'],
       verifyEnv(twins[0]!.url, entries, teams.length + 1, broker.origin),
     );
     const wall = (performance.now() - started) / 1000;

@@ -15,13 +15,14 @@
  * One verdict per interaction (contracts/verification/runPactPlan.ts): the exit code and the report say which
  * interaction broke, and why.
  */
-import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { runTool } from './lib/runTool.ts';
 import { silenceDependencyDeprecations } from '../src/config/quietDependencies.ts';
+import { shareCompileCache, useCompileCache } from '../src/config/compileCache.ts';
 import { dependencyVersion, harnessModule } from '../src/config/harnessRoot.ts';
 import { announceTarget } from './lib/announceTarget.ts';
 import { ConfigError } from '../src/config/ConfigError.ts';
@@ -35,9 +36,11 @@ import {
   planPath,
   withUniqueTitles,
   writePlan,
+  readPlan,
   type OutsidePact,
 } from '../contracts/verification/outsidePacts.ts';
-import { sandboxIds, sandboxOf, type PactApi } from '../contracts/verification/apiTargets.ts';
+import { sandboxIds, sandboxOf, type PactApi } from '../contracts/verification/sandboxes.ts';
+import { laneCount, startLaneProcess } from '../contracts/verification/laneProcess.ts';
 import { loadTeamStates, TeamStatesError } from '../contracts/verification/teamStates.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
@@ -59,6 +62,8 @@ import { environmentSecrets } from '../src/recording/session.ts';
 const SPECS = { store: 'contracts/store/verify.pact.spec', media: 'contracts/media/verify.pact.spec' } as const;
 const OUTSIDE_SPEC = 'contracts/verification/outsidePacts.verify.spec';
 export const USAGE_EXIT_CODE = 2;
+/** The verification itself stopped before its last verdict (a lane's process died): nothing of the run stands. */
+const VERIFICATION_STOPPED = 3;
 
 // How the caller typed the command: the packaged one (scripts/cli.ts sets its console) or the checkout's npm script.
 // Read when a line is printed: scripts/cli.ts sets the console after this module may have loaded.
@@ -275,12 +280,12 @@ async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]
  * HARNESS_TARGET=record the recording gets its target (as npm run record writes it), and what was written
  * is scanned for the environment's secrets afterwards.
  */
-export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
+export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyArgs, run: string, started?: StartedVerification): Promise<number> {
   writePlan({ pacts, ...(args.statesFile ? { statesFile: args.statesFile } : {}) }, run);
   rmSync(outcomesDir(run), { recursive: true, force: true });
   const config = harnessConfig();
   if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
-  const ran = await verifyPlan(pacts, args, run);
+  const ran = await verifyPlan(pacts, args, run, started);
   const code = ran || unverifiedInteractions(run);
   if (config.target !== 'record') return code;
   const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
@@ -297,30 +302,17 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
  * lone `--` (a --grep, a reporter of its own). That process's stdout, Pact's own report, goes to the output log;
  * the lines a team reads come on its fd 3 and are printed here.
  */
-async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: string): Promise<number> {
+async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: string, started?: StartedVerification): Promise<number> {
   if (args.playwright.length > 0) {
     if (!(await statesLoad(args))) return USAGE_EXIT_CODE;
     return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
   }
-  const log = outputLogPath(run);
-  mkdirSync(dirname(log), { recursive: true });
-  const output = createWriteStream(log);
-  // Pact's proxy calls util._extend on every request (DEP0060): not the team's to see.
-  silenceDependencyDeprecations();
-  const child = spawn(process.execPath, [harnessModule('contracts/verification/verifyPlanProcess'), run], {
-    stdio: ['ignore', 'pipe', 'inherit', 'pipe', 'ipc'],
-    env: { ...processEnv(), PACT_DO_NOT_TRACK: 'true', HARNESS_RUN_NAME: run },
-  });
-  // Without colour codes: a log is read in an editor, not a terminal.
-  child.stdout!.on('data', (chunk: Buffer) => output.write(stripVTControlCharacters(chunk.toString('utf8'))));
-  (child.stdio[3] as Readable).pipe(process.stdout, { end: false });
-  const exited = new Promise<number>((resolve) => {
-    child.on('error', (error) => {
-      console.error(`${prefix()}: the verification could not start: ${error.message}`);
-      resolve(1);
-    });
-    child.on('close', (exit) => resolve(exit ?? 1));
-  });
+  const verification = started ?? startVerification(run, lanesFor(pacts));
+  if ('lanes' in verification) {
+    if (args.mode !== 'broker' && !(await statesLoad(args))) return stopVerification(verification).then(() => USAGE_EXIT_CODE);
+    return reportLanes(run, verification);
+  }
+  const { child, exited, output } = verification;
   // While it loads: the states file (a broker run loaded it before fetching), then the twins.
   const twins = args.mode === 'broker' || (await statesLoad(args)) ? await startTwinsFor(pacts) : undefined;
   // Without them (said why above) the verification is stopped at once, mid-load: nothing was verified.
@@ -331,6 +323,104 @@ async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: 
   await new Promise((resolve) => output.end(resolve));
   return twins ? code : USAGE_EXIT_CODE;
 }
+
+/**
+ * The verification of a run, started before it is told its plan: one process (verifyPlanProcess.ts), which waits for
+ * the word that its plan is written and its twins answer; or, for live sandboxes side by side, their lanes
+ * (laneProcess.ts), whose verdicts this process hears and writes (reportLanes).
+ */
+type StartedVerification =
+  | {
+      readonly child: ChildProcess;
+      /** Its exit code (1 when it could not start). */
+      readonly exited: Promise<number>;
+      /** The output log its stdout (Pact's own report) is written to. */
+      readonly output: WriteStream;
+    }
+  | {
+      readonly lanes: readonly ChildProcess[];
+      readonly output: WriteStream;
+    };
+
+/**
+ * Starts the verification of `run`: `lanes` lane processes, or (0) the verification process. Either way Pact's own
+ * report, printed by its core to their stdout, goes to the run's output log, without colour codes: a log is read in
+ * an editor, not a terminal.
+ */
+function startVerification(run: string, lanes: number): StartedVerification {
+  const log = outputLogPath(run);
+  mkdirSync(dirname(log), { recursive: true });
+  const output = createWriteStream(log);
+  const toLog = (chunk: Buffer) => output.write(stripVTControlCharacters(chunk.toString('utf8')));
+  // pact-js's proxy (a message pact's verification) calls util._extend on every request (DEP0060): not the team's to see.
+  silenceDependencyDeprecations();
+  shareCompileCache();
+  const env = { ...processEnv(), PACT_DO_NOT_TRACK: 'true', HARNESS_RUN_NAME: run };
+  if (lanes > 0) {
+    const started = Array.from({ length: lanes }, () => startLaneProcess(env, 'pipe'));
+    for (const lane of started) lane.stdout!.on('data', toLog);
+    return { lanes: started, output };
+  }
+  const child = spawn(process.execPath, [harnessModule('contracts/verification/verifyPlanProcess'), run], {
+    stdio: ['ignore', 'pipe', 'inherit', 'pipe', 'ipc'],
+    env,
+  });
+  child.stdout!.on('data', toLog);
+  (child.stdio[3] as Readable).pipe(process.stdout, { end: false });
+  const exited = new Promise<number>((resolve) => {
+    child.on('error', (error) => {
+      console.error(`${prefix()}: the verification could not start: ${error.message}`);
+      resolve(1);
+    });
+    child.on('close', (exit) => resolve(exit ?? 1));
+  });
+  return { child, exited, output };
+}
+
+/**
+ * Live sandboxes side by side: the lanes verify, and this process writes what they find (runPactPlan.ts), as the
+ * verification process does for one sandbox. Exit as that process's: 3 when the verification itself stopped.
+ */
+async function reportLanes(run: string, started: Extract<StartedVerification, { lanes: unknown }>): Promise<number> {
+  try {
+    const { runPactPlan } = await import('../contracts/verification/runPactPlan.ts');
+    return await runPactPlan(readPlan(run), run, { twinsReady: Promise.resolve(), print: (line) => console.log(line), lanes: started.lanes });
+  } catch (error) {
+    console.log(
+      `${prefix()}: the verification stopped: ${error instanceof Error ? error.message : String(error)}. Run it again; nothing of this run is left for publishing.`,
+    );
+    return VERIFICATION_STOPPED;
+  } finally {
+    await new Promise((resolve) => started.output.end(resolve));
+  }
+}
+
+/** Stops a verification started for pacts that did not come (it had read no plan). */
+async function stopVerification(started: StartedVerification | undefined): Promise<void> {
+  if (!started) return;
+  if ('lanes' in started) for (const lane of started.lanes) lane.kill();
+  else {
+    started.child.kill();
+    await started.exited;
+  }
+  await new Promise((resolve) => started.output.end(resolve));
+}
+
+/** The lanes the verification of `pacts` starts at once: one per core for live sandboxes side by side (0: none). */
+function lanesFor(pacts: readonly OutsidePact[]): number {
+  if (harnessConfig().target !== 'live') return 0;
+  return orNone(laneCount(new Set(pacts.map((pact) => sandboxOf(pact.api, pact.consumer).label)).size));
+}
+
+/** Before a broker says which pacts: the lanes the sandboxes of the APIs asked for would have (0 for one sandbox). */
+function lanesAhead(args: VerifyArgs): number {
+  if (harnessConfig().target !== 'live' || args.sandbox !== undefined) return 0;
+  const apis = new Set(providerNamesOf(args).map((provider) => args.provider ?? apiOfProvider(provider)));
+  return orNone(laneCount(sandboxIds().filter((id) => apis.has(id === 'media' ? 'media' : 'store')).length));
+}
+
+/** One lane is the verification process itself. */
+const orNone = (lanes: number) => (lanes > 1 ? lanes : 0);
 
 /** The twins the pacts need (contracts/verification/twinsForPlan.ts); undefined, once it is said why, when they cannot be had. */
 async function startTwinsFor(pacts: readonly OutsidePact[]): Promise<PlanTwins | undefined> {
@@ -385,11 +475,15 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
   const dir = join(resolve(planPath(run), '..'), 'broker');
   mkdirSync(dir, { recursive: true });
   let fetched: FetchedPact[];
+  let started: StartedVerification | undefined;
   try {
     // Before any request: a job given a sandbox this configuration does not have would verify nothing.
     checkSandbox(args.sandbox);
+    // The verification process and its lanes load while the broker is asked; stopped if nothing comes to verify.
+    if (args.playwright.length === 0) started = startVerification(run, lanesAhead(args));
     fetched = await fetchPacts(client, args, identity, dir);
   } catch (error) {
+    await stopVerification(started);
     if (!(error instanceof BrokerError || error instanceof PactSourceError)) throw error;
     console.error(`${prefix()}: ${error.message}`);
     return error instanceof PactSourceError ? USAGE_EXIT_CODE : 1;
@@ -402,10 +496,11 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     writeResultsToPublish(run, {
       ...(args.sandbox ? { sandbox: args.sandbox } : {}),
       identity,
-      verifier: { version: dependencyVersion('@pact-foundation/pact'), ...(build ? { buildUrl: build } : {}) },
+      verifier: { version: dependencyVersion('@pact-foundation/pact-core'), ...(build ? { buildUrl: build } : {}) },
       pacts: chosen.map(({ pact, document }): PactToPublish => ({ url: pact.broker!.pactUrl, title: pact.title, provider: pact.provider, document })),
     });
   if (chosen.length === 0) {
+    await stopVerification(started);
     // The folder still says what was verified (nothing), so the merge knows this sandbox's job ran.
     writePlan({ pacts: [] }, run);
     rmSync(outcomesDir(run), { recursive: true, force: true });
@@ -421,6 +516,7 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     chosen.map((c) => c.pact),
     args,
     run,
+    started,
   );
   // A verification that stopped before its last verdict leaves nothing to publish: the merge then finds this sandbox
   // missing and leaves the night undeployed, rather than publish a part of it as the whole.
@@ -495,6 +591,23 @@ export function brokerClient(env: NodeJS.ProcessEnv): { client: BrokerClient; ur
   };
 }
 
+/** How many pacts are fetched from a broker at once. */
+const BROKER_FETCHES_AT_ONCE = 8;
+
+/** `work` on each item, at most `atOnce` at a time; the answers in the items' order. */
+async function inTurns<T, R>(items: readonly T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = new Array(items.length);
+  let next = 0;
+  const turn = async () => {
+    while (next < items.length) {
+      const n = next++;
+      answers[n] = await work(items[n]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, turn));
+  return answers;
+}
+
 type FetchedPact = { pact: OutsidePact; document: Awaited<ReturnType<BrokerClient['fetchPact']>> };
 
 /** Every pact the broker selects for each provider name, written under `dir` without its broker links (kept for the result). */
@@ -505,8 +618,10 @@ async function fetchPacts(client: BrokerClient, args: VerifyArgs, identity: Prov
     if (!api) throw new PactSourceError(`--provider-name ${provider}: cannot tell which API that is. Add --provider store or --provider media.`);
     const listed = await client.pactsForVerification(provider, args.selectors, identity.branch);
     console.log(`${prefix()}: the broker has ${listed.length} pact(s) for ${provider} under ${JSON.stringify(args.selectors)}`);
+    // A few at a time: a nightly's hundred pacts one after another kept every sandbox waiting a second.
+    const documents = await inTurns(listed, BROKER_FETCHES_AT_ONCE, (entry) => client.fetchPact(entry.url));
     for (const [n, entry] of listed.entries()) {
-      const document = await client.fetchPact(entry.url);
+      const document = documents[n]!;
       const path = join(dir, `${provider}-${n + 1}.json`);
       // The pact alone: its broker links stay here, for the result.
       const { _links: _, ...pactOnly } = document;
@@ -602,4 +717,9 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
   return verifyOutside(chosen, args, runName() ?? `pact-verify-outside-${config.target}${args.sandbox ? `-${args.sandbox}` : ''}`);
 }
 
-if (import.meta.main) process.exit(await pactVerifyCommand(process.argv.slice(2)));
+if (import.meta.main) {
+  // From a checkout: the verification process and its lanes start from V8's compile cache, as the gate's processes do
+  // (npm run pact:verify has it on from the start: src/config/compileCacheHook.ts).
+  useCompileCache();
+  process.exit(await pactVerifyCommand(process.argv.slice(2)));
+}

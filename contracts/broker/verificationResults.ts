@@ -71,7 +71,7 @@ export function verificationResult(
       success: o.status === 'passed',
       ...(o.status === 'passed' ? {} : { mismatches: [mismatchOf(o)] }),
     })),
-    verifiedBy: { implementation: 'api-contract-harness (Pact JS Verifier)', version: verifier.version },
+    verifiedBy: { implementation: 'api-contract-harness (Pact core verifier)', version: verifier.version },
   };
 }
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { basename, dirname, join, resolve } from 'node:path';
 import { reportPath, runName } from '../../src/config/env.ts';
 import { OUTSIDE_PACT_SOURCES, OUTSIDE_STATES_FILE } from '../pactNames.ts';
-import type { PactApi } from './apiTargets.ts';
+import type { PactApi } from './sandboxes.ts';
 import { parsePact } from './pactFile.ts';
 
 /** A usage problem with what was asked for (exit 2): the message names the fix. */

@@ -7,12 +7,10 @@
  * On live, several sandboxes are verified in processes of their own, one per core (verifyInLanes), this one writing
  * what they found.
  */
-import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { processEnv, reportPath } from '../../src/config/env.ts';
+import { processEnv, reportPath, setProcessVariable } from '../../src/config/env.ts';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 import { slug } from '../../src/recording/cassette.ts';
 import { PactVerifyConsole, PROVIDER_NOTE } from '../../src/reporters/pactVerifyConsole.ts';
@@ -25,10 +23,11 @@ import { shareWithWorkers, type RunSharedFile } from '../../src/reporters/runSha
 import { budgetSummary, liveRequestsOf, NO_REQUESTS } from '../../src/testing/liveRequestCount.ts';
 import { writeOutcome } from '../broker/verificationResults.ts';
 import { outsideDeclarations } from './outsideDeclared.ts';
-import { sandboxOf } from './apiTargets.ts';
+import { sandboxOf } from './sandboxes.ts';
 import { outputLogPath, readPlan, type OutsidePact, type VerificationPlan } from './outsidePacts.ts';
 import { readPact } from './pactFile.ts';
 import { descriptions, verifyListed, type Declared, type VerificationRecord } from './verifyListed.ts';
+import { LANE_ARGUMENT, laneCount, startLaneProcess } from './laneProcess.ts';
 
 /** One interaction's record: what verifyListed writes, kept for the reports. */
 class InteractionRecord implements VerificationRecord {
@@ -73,7 +72,30 @@ interface Verdict {
 export async function runPactPlan(
   plan: VerificationPlan,
   run: string,
+  options: {
+    twinsReady: Promise<unknown>;
+    print?: (line: string) => void;
+    /**
+     * Lane processes the caller started (scripts/pactVerify.ts, before the plan was known): every sandbox is verified
+     * in them, never in this process; those not wanted are stopped.
+     */
+    lanes?: readonly ChildProcess[];
+  },
+): Promise<number> {
+  const early = [...(options.lanes ?? [])];
+  try {
+    return await runPlan(plan, run, options, early);
+  } finally {
+    // Whatever the plan wanted: none outlives the run waiting for sandboxes.
+    for (const lane of early) if (lane.connected) lane.disconnect();
+  }
+}
+
+async function runPlan(
+  plan: VerificationPlan,
+  run: string,
   options: { twinsReady: Promise<unknown>; print?: (line: string) => void },
+  early: ChildProcess[],
 ): Promise<number> {
   const reports = new PlanReports(run, options.print);
   const declare = outsideDeclarations(plan);
@@ -96,10 +118,11 @@ export async function runPactPlan(
   // their lanes run in processes of their own, one per core, and this one writes what they found. Processes, not
   // threads: Pact's core keeps state per process, and two threads verifying at once corrupt it.
   const sandboxes = [...bySandbox].map(([sandbox, group]) => ({ sandbox, pacts: group.map(({ n }) => n) }));
-  const lanes = target === 'live' ? Math.min(availableParallelism(), sandboxes.length) : 1;
-  if (lanes > 1) {
+  const given = early.length;
+  const lanes = given > 0 ? Math.min(given, sandboxes.length) : target === 'live' ? laneCount(sandboxes.length) : 1;
+  if (given > 0 || lanes > 1) {
     const groups = sandboxes.map((one) => ({ ...one, interactions: one.pacts.reduce((sum, n) => sum + interactions[n]!.length, 0) }));
-    await verifyInLanes(run, groups, lanes, reports);
+    await verifyInLanes(run, groups, early.splice(0, lanes), reports, lanes);
     return reports.end();
   }
   await verifySandboxes(sandboxes, (n) => ({ ...listed[n]!, interactions: interactions[n]! }), run, {
@@ -134,6 +157,8 @@ async function verifySandboxes(
 /** Sandboxes a lane verifies, each its pacts (by their place in the plan) in order. */
 interface Lane {
   readonly run: string;
+  /** Variables to set before it verifies: the run's shared files (the live ledger, the declared outages). */
+  readonly env: Readonly<Record<string, string>>;
   readonly sandboxes: readonly { readonly sandbox: string; readonly pacts: readonly number[] }[];
 }
 
@@ -153,8 +178,9 @@ type LaneMessage =
 async function verifyInLanes(
   run: string,
   groups: readonly { sandbox: string; pacts: number[]; interactions: number }[],
-  count: number,
+  started: readonly ChildProcess[],
   reports: PlanReports,
+  count: number,
 ): Promise<void> {
   const lanes = Array.from({ length: count }, () => ({ load: 0, sandboxes: [] as Lane['sandboxes'][number][] }));
   for (const group of [...groups].sort((a, b) => b.interactions - a.interactions)) {
@@ -169,22 +195,28 @@ async function verifyInLanes(
     if (!env[OUTAGE_FILE_VARIABLE]) shared.push(shareWithWorkers('provider-outages', OUTAGE_FILE_VARIABLE, env));
   }
   reports.ledger = env[LEDGER_VARIABLE];
+  // A lane started before the files were made is told them with its sandboxes.
+  const shares = Object.fromEntries([LEDGER_VARIABLE, OUTAGE_FILE_VARIABLE].flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
   try {
-    await Promise.all(lanes.map(({ sandboxes }) => laneProcess({ run, sandboxes }, env, reports)));
+    await Promise.all(lanes.map(({ sandboxes }, i) => laneProcess({ run, sandboxes, env: shares }, started[i] ?? startLaneProcess(env), reports)));
   } finally {
     for (const file of shared) file.remove();
   }
 }
 
 /**
- * One lane's process (this module, as its entry): its stdout and stderr are this process's, so Pact's own report goes
- * to the run's output log. Resolves once it has sent its last verdict.
+ * One lane's process (this module, as its entry: laneProcess.ts starts it), given its sandboxes: its stdout and stderr
+ * are this process's, so Pact's own report goes to the run's output log. Resolves once it has sent its last verdict.
  */
-function laneProcess(lane: Lane, env: NodeJS.ProcessEnv, reports: PlanReports): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), [LANE_ARGUMENT], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function laneProcess(lane: Lane, child: ChildProcess, reports: PlanReports): Promise<void> {
   const plan = readPlan(lane.run);
   let done = false;
   return new Promise((resolve, reject) => {
+    // Started early, it may have stopped before it was given anything.
+    if (child.exitCode !== null || child.signalCode !== null) {
+      reject(new Error(`a lane of the verification stopped (${child.signalCode ?? `exit ${child.exitCode}`}) before it was given its sandboxes`));
+      return;
+    }
     child.on('message', (message: LaneMessage) => {
       if (message.type === 'done') {
         done = true;
@@ -327,13 +359,14 @@ function budgetLine(spent: { store: number; media: number; refused: number }): b
   return over !== undefined;
 }
 
-/** How a lane's process is started: this module, with this argument and its lane over IPC. */
-const LANE_ARGUMENT = '--verify-lane';
-
 if (import.meta.main && process.argv[2] === LANE_ARGUMENT && process.send) {
   // The run it belongs to is gone (stopped, or failed): so is its lane.
   process.once('disconnect', () => process.exit(1));
+  // Started before the run knows its pacts: Pact's core (which verifyListed.ts loads on first use) loads meanwhile.
+  const core = import('./verifyInteraction.ts');
   const lane = await new Promise<Lane>((resolve) => process.once('message', (message: Lane) => resolve(message)));
+  await core;
+  for (const [name, value] of Object.entries(lane.env)) setProcessVariable(name, value);
   await verifyLane(lane, (message) => process.send!(message));
   // Its keep-alive connections would hold it: it ends once the channel has written its last message, and those before it.
   process.send({ type: 'done' } satisfies LaneMessage, () => process.exit(0));

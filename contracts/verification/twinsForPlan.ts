@@ -5,7 +5,7 @@
  * clock), and stop when the run ends.
  */
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
-import type { PactApi } from './apiTargets.ts';
+import type { PactApi } from './sandboxes.ts';
 
 /** The twins a run has: `close` stops those it started, and leaves running ones alone. */
 export interface PlanTwins {

@@ -3,13 +3,13 @@
  * pact-verify (scripts/pactVerify.ts). Pact's Verifier prints its report from native code straight to the
  * process's stdout, which nothing in JavaScript can redirect; so this process's stdout is the run's output log
  * (the parent copies it there), and the lines a team reads go to the parent through the pipe on fd 3.
- * The parent starts the twins while this process loads, and says on the IPC channel when they answer (or stops
- * this process when it cannot have them). Exit: 0 verified, 1 an interaction failed or the budget was exceeded,
- * 3 the verification itself stopped (a lane's process died): said on the lines, and no verdict of the run stands.
+ * The parent starts the twins while this process loads, and says on the IPC channel when they answer and the plan is
+ * written (or stops this process when it cannot have them); a broker run starts it before fetching the pacts.
+ * (Live sandboxes side by side are verified in lanes the parent starts and hears itself: runPactPlan.ts.)
+ * Exit: 0 verified, 1 an interaction failed or the budget was exceeded, 3 the verification itself stopped: said on
+ * the lines, and no verdict of the run stands.
  */
 import { writeSync } from 'node:fs';
-import { readPlan } from './outsidePacts.ts';
-import { runPactPlan } from './runPactPlan.ts';
 import type { TwinsMessage } from './twinsForPlan.ts';
 
 const LINES_FD = 3;
@@ -26,6 +26,9 @@ if (!run || !process.send) {
   );
   const print = (line: string) => writeSync(LINES_FD, `${line}\n`);
   try {
+    const [{ readPlan }, { runPactPlan }] = await Promise.all([import('./outsidePacts.ts'), import('./runPactPlan.ts')]);
+    // The plan is written once the parent says so: it may start this process while it still fetches the pacts.
+    await twinsReady;
     process.exitCode = await runPactPlan(readPlan(run), run, { twinsReady, print });
   } catch (error) {
     // The harness's failure, not a team's: not exit 1, which says an interaction failed.

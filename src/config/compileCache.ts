@@ -5,7 +5,7 @@
  * half of a worker's start. The variable is inherited by every child; the
  * cache lives with the packages it caches, so `npm ci` starts it afresh.
  */
-import { enableCompileCache } from 'node:module';
+import { enableCompileCache, flushCompileCache } from 'node:module';
 import { resolve } from 'node:path';
 import { COMPILED } from './harnessRoot.ts';
 
@@ -16,4 +16,12 @@ export function useCompileCache(): void {
   if (COMPILED) return;
   process.env.NODE_COMPILE_CACHE ||= CACHE_DIR;
   enableCompileCache(process.env.NODE_COMPILE_CACHE);
+}
+
+/**
+ * Writes what this process has compiled to the cache now, not at its exit: the processes it starts next load the
+ * modules they share with it from there, even on a first run (a fresh CI checkout's cache is empty).
+ */
+export function shareCompileCache(): void {
+  if (!COMPILED) flushCompileCache();
 }

@@ -10,7 +10,7 @@ import { HARNESS_USER_AGENT, loadConfig, type LiveStoreConfig } from '../../../s
 import { ConfigError } from '../../../src/config/ConfigError.ts';
 import { startStoreTwin, type RunningStoreTwin } from '../../../src/twins/store/server.ts';
 import { storeLiveTarget } from '../../../contracts/store/providerStates.ts';
-import { sandboxIds, sandboxOf } from '../../../contracts/verification/apiTargets.ts';
+import { sandboxIds, sandboxOf } from '../../../contracts/verification/sandboxes.ts';
 import { parsePact, type PactDocument } from '../../../contracts/verification/pactFile.ts';
 import { PactMismatchError, verifyInteraction } from '../../../contracts/verification/verifyInteraction.ts';
 
