@@ -145,8 +145,9 @@ async function verifyAgainst(k: number, teams: readonly TeamPact[], refused: Tea
     writeFileSync(join(ROOT, REPORTS_DIR, `pact-verify-k${k}.log`), run.output);
     const [cpuAfter, machineAfter] = [childrenCpuSeconds(), machineSeconds()];
     const counted = await Promise.all(twins.map(requestsOf));
-    const bucketOf = (sandbox: Sandbox, i: number): RequestCount => counted[i]!.byToken[sandbox.token] ?? { answered: 0, rateRefused: 0, scopeRefused: 0 };
-    const perBucket = sandboxes.map((sandbox, i) => bucketOf(sandbox, i).answered);
+    const bucketOf = (sandbox: Sandbox, i: number): RequestCount =>
+      counted[i]!.byToken[sandbox.token] ?? { answered: 0, admitted: 0, rateRefused: 0, scopeRefused: 0 };
+    const perBucket = sandboxes.map((sandbox, i) => bucketOf(sandbox, i).admitted);
     const allBuckets = [...sandboxes.map(bucketOf), bucketOf(refusedSandbox, k)];
     const sandboxSeconds = Math.max(0, ...[...run.output.matchAll(SANDBOX_LINE)].map((m) => Number(m[5])));
     const harnessCount = BUDGET_LINE.exec(run.output)?.[1];
@@ -232,12 +233,12 @@ function report(runs: readonly Run[], teams: number, interactions: number): void
   );
   console.log(
     `Bucket bound of R requests = max(0, (R − ${PLAN.bucketSize}) / ${PLAN.leakPerSecond}) s: the least time any client needs to send them through a bucket that starts empty ` +
-      `(the ${PLAN.bucketSize} it holds at once, then one per leak). R is the busiest bucket's, as its twin counted. ` +
+      `(the ${PLAN.bucketSize} it holds at once, then one per leak). R is what the busiest bucket admitted, as its twin counted: a request refused before the bucket (its User-Agent, token or scopes) costs it nothing. ` +
       `CPU ÷ cpus is the least wall time the run's work allows on this machine: a run above its bound and near it is bound by the CPU, not the bucket. Other work is the CPU the rest of the machine used meanwhile, which such a run waits for.\n`,
   );
   const cores = cpus().length;
   printTable(
-    ['K', 'wall', 'busiest sandbox', 'requests per bucket', 'bound', 'wall / bound', 'CPU: verify + twins, ÷ cpus', 'other work', '429s', 'teams'],
+    ['K', 'wall', 'busiest sandbox', 'requests each bucket admitted', 'bound', 'wall / bound', 'CPU: verify + twins, ÷ cpus', 'other work', '429s', 'teams'],
     runs.map((run) => {
       const busiest = Math.max(...run.perBucket);
       const bound = bucketBoundSeconds(busiest);

@@ -7,9 +7,14 @@ export type ChildMessage =
   /** The Store API requests a twin answered, per token (so per bucket of its store), and its CPU time, in answer to `count-requests`. */
   | { readonly type: 'requests'; readonly byToken: Readonly<Record<string, RequestCount>>; readonly cpuSeconds: number };
 
-/** Store API requests on one token: every one answered, and those refused for the rate (429) or a scope (403). */
+/**
+ * Store API requests on one token: every one answered; those its bucket admitted (they cost it one: the answer carries
+ * the rate headers and is no 402 or 429; a request refused before the bucket, for its User-Agent, token or scopes,
+ * costs nothing); and those refused for the rate (429) or a scope (403).
+ */
 export interface RequestCount {
   readonly answered: number;
+  readonly admitted: number;
   readonly rateRefused: number;
   readonly scopeRefused: number;
 }

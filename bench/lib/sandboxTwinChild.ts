@@ -17,17 +17,22 @@ if (!Number.isInteger(port) || port < 1 || port > 65_535) {
   process.exit(2);
 }
 
-const counts = new Map<string, { answered: number; rateRefused: number; scopeRefused: number }>();
+const counts = new Map<string, { answered: number; admitted: number; rateRefused: number; scopeRefused: number }>();
 const API_PATH = `/${STORE_CONTRACT.version}/`;
 const tokenHeader = STORE_CONTRACT.tokenHeader.toLowerCase();
+const RATE_HEADER = /^x-rate-limit-limit:/im;
 
 // Node publishes every answer its HTTP servers finish here: counted without a hook in the twin itself.
 subscribe('http.server.response.finish', (message) => {
   const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
   if (!request.url?.startsWith(API_PATH)) return;
   const token = String(request.headers[tokenHeader] ?? '').replace(/^\S+\s+/, '');
-  const count = counts.get(token) ?? { answered: 0, rateRefused: 0, scopeRefused: 0 };
+  const count = counts.get(token) ?? { answered: 0, admitted: 0, rateRefused: 0, scopeRefused: 0 };
   count.answered += 1;
+  // The twin's steps (apiPipeline.ts): the rate headers from the suspension step on; the bucket is the step after it.
+  // The twin gives its headers to writeHead, which keeps them only in the head it wrote.
+  const head = (response as unknown as { _header?: string })._header ?? '';
+  if (RATE_HEADER.test(head) && response.statusCode !== 402 && response.statusCode !== 429) count.admitted += 1;
   if (response.statusCode === 429) count.rateRefused += 1;
   if (response.statusCode === 403) count.scopeRefused += 1;
   counts.set(token, count);

@@ -55,6 +55,12 @@ export function arrangeSession(interaction: { readonly request: { readonly path:
   return { literalPath: generators?.['path'] === undefined ? interaction.request.path : undefined, shared: new Map() };
 }
 
+/** What the provider answered the Verifier's request, as far as a pacer reads it: its status and its headers (lower-case names). */
+export interface VerifierAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | number | undefined>>;
+}
+
 export interface PactProvider {
   /** Which target this is, for reports (`twin`, `live`). */
   readonly name: string;
@@ -77,7 +83,7 @@ export interface PactProvider {
    * Runs once the states are arranged, just before the Verifier's request (the live store waits for bucket room);
    * what it returns is called once the Verifier is done (the live store's pacer then counts that request).
    */
-  readonly beforeRequest?: () => Promise<(() => void) | void>;
+  readonly beforeRequest?: () => Promise<((answer?: VerifierAnswer) => void) | void>;
   /**
    * Live and replay: where the pact's request is sent when that differs from the path it writes (the store: the pact's
    * store id is the configured store), and the note its interaction's line says once; undefined when it is sent as written.

@@ -38,8 +38,11 @@ export interface FrontSession {
   readonly base: string;
   /** What the requests are sent on (live: with the run's outage watch). */
   readonly dispatcher: Dispatcher;
-  /** What a state's set-up call answers: the values the pact's provider-state expressions read. */
-  readonly values: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * What a state's set-up call answers: the values the pact's provider-state expressions read. Undefined when the
+   * interaction has no such expression: then the core makes no state calls (its states are arranged already).
+   */
+  readonly values: Readonly<Record<string, string | number | boolean>> | undefined;
   /** Before each provider request: may change its URL and headers, or answer it itself instead of calling `next`. */
   readonly filter: (req: FrontRequest, res: ServerResponse, next: () => void) => void;
 }
@@ -138,7 +141,7 @@ export async function verifyThroughFront(provider: string, pact: string, session
       provider,
       pactUrls: [pactFile],
       providerBaseUrl: `${url}/to/${id}`,
-      providerStatesSetupUrl: `${url}/state/${id}`,
+      ...(session.values ? { providerStatesSetupUrl: `${url}/state/${id}` } : {}),
       timeout: 30_000,
       ...logLevel,
     });
@@ -190,7 +193,7 @@ async function stateCall(req: IncomingMessage, res: ServerResponse, session: Fro
   } catch {
     action = undefined;
   }
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(action === 'setup' ? session.values : {}));
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(action === 'setup' ? (session.values ?? {}) : {}));
 }
 
 /** The provider could not be reached: 503 when the outage watch declared it unreachable, 502 otherwise. */

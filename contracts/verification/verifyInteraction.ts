@@ -16,7 +16,7 @@ import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { verifyThroughFront, type FrontRequest } from './verifierFront.ts';
 import { isWriteMethod, WRITE_FLAGS, type LiveApi, type LiveBudgetSpentError, type LiveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { singleInteractionPact, type PactDocument, type PactInteraction } from './pactFile.ts';
-import { arrangeSession, isUnavailable, type Arranged, type Arrangement, type ArrangeSession, type PactProvider } from './pactProvider.ts';
+import { arrangeSession, isUnavailable, type VerifierAnswer, type Arranged, type Arrangement, type ArrangeSession, type PactProvider } from './pactProvider.ts';
 import { resolveStates } from './stateVocabulary.ts';
 import { setProcessVariable } from '../../src/config/env.ts';
 import { CONTRACT_ROUTES } from '../../src/schemas/contractRoutes.ts';
@@ -129,10 +129,11 @@ export async function verifyInteraction(options: {
     if (unavailable) return { status: 'skipped', reason: unavailable };
     const values = Object.assign({}, ...arranged.map((a) => a.values ?? {})) as Record<string, string | number | boolean>;
     const headers = Object.assign({}, target.headers ?? {}, ...arranged.map((a) => a.headers ?? {})) as Record<string, string>;
-    const requestAnswered = await target.beforeRequest?.();
+    // The pacer hears the answer as the front passes it on, not once the Verifier is done comparing it.
+    const requestAnswered = once(await target.beforeRequest?.());
     // The Verifier sends a User-Agent of its own unless the pact names one; a pact that names none means "without".
     const withoutUserAgent = !Object.keys(interaction.request.headers ?? {}).some((name) => name.toLowerCase() === 'user-agent');
-    const filter = credentialFilter(headers, withoutUserAgent, budget, target.sendsTo);
+    const filter = credentialFilter(headers, withoutUserAgent, budget, target.sendsTo, requestAnswered);
     const arrangement = target.arrangement?.(session, values);
     const note = sentToNote(target, interaction);
 
@@ -180,7 +181,7 @@ async function runVerifier(
     api: 'store' | 'media';
     arrangement: Arrangement | undefined;
   },
-  requestAnswered: (() => void) | void,
+  requestAnswered: () => void,
 ): Promise<VerificationOutcome> {
   const { pact, interaction, target, filter } = run;
   let output: string[];
@@ -188,7 +189,8 @@ async function runVerifier(
     const json = await verifyThroughFront(pact.provider.name, JSON.stringify(singleInteractionPact(pact, interaction)), {
       base: target.baseUrl.replace(/\/+$/, ''),
       dispatcher: run.dispatcher,
-      values: run.values,
+      // Two calls to the front and back for each state, only where the pact reads a value from them.
+      values: readsStateValues(interaction) ? run.values : undefined,
       filter: filter.requestFilter,
     });
     output = verifierOutput(json);
@@ -206,7 +208,7 @@ async function runVerifier(
       accountOf(run.api, target, interaction, json, answered, run.arrangement),
     );
   } finally {
-    requestAnswered?.();
+    requestAnswered();
   }
   filter.throwIfRefused();
   return { status: 'verified', report: output.join('\n') };
@@ -281,6 +283,7 @@ function credentialFilter(
   withoutUserAgent: boolean,
   budget: Budget | undefined,
   sendsTo: PactProvider['sendsTo'],
+  onAnswer: (answer: VerifierAnswer) => void,
 ): { requestFilter: (req: FrontRequest, res: ServerResponse, next: () => void) => void; throwIfRefused(): void; answered(): Answered | undefined } {
   let refused: LiveBudgetSpentError | undefined;
   let answered: Answered | undefined;
@@ -288,7 +291,7 @@ function credentialFilter(
     const [path = '', query] = req.url.split(/\?(.*)/s);
     const mapped = sendsTo?.(path);
     if (mapped) req.url = query === undefined ? mapped.path : `${mapped.path}?${query}`;
-    answered = keepAnswer(req, res);
+    answered = keepAnswer(req, res, onAnswer);
     try {
       budget?.guard.take(budget.api, `${req.method} ${req.url.split('?')[0]} (Pact's Verifier)`);
     } catch (error) {
@@ -310,8 +313,26 @@ function credentialFilter(
   };
 }
 
-/** The provider's answer as it passes back through the Verifier's proxy: its status, headers and first 256 KiB. */
-function keepAnswer(req: FrontRequest, res: ServerResponse): Answered {
+/** Whether the interaction has a provider-state expression (fromProviderState: a generator of type ProviderState). */
+function readsStateValues(interaction: PactInteraction): boolean {
+  const raw = interaction.raw as { request?: { generators?: unknown }; response?: { generators?: unknown } } | undefined;
+  const hasStateGenerator = (node: unknown): boolean =>
+    typeof node === 'object' && node !== null && ((node as { type?: unknown }).type === 'ProviderState' || Object.values(node).some(hasStateGenerator));
+  return hasStateGenerator(raw?.request?.generators) || hasStateGenerator(raw?.response?.generators);
+}
+
+/** `release`, called once: with the answer when one passed the front, else bare once the Verifier is done. */
+function once(release: ((answer?: VerifierAnswer) => void) | void): (answer?: VerifierAnswer) => void {
+  let done = !release;
+  return (answer) => {
+    if (done) return;
+    done = true;
+    release!(answer);
+  };
+}
+
+/** The provider's answer as it passes back through the front: its status, headers and first 256 KiB. */
+function keepAnswer(req: FrontRequest, res: ServerResponse, onAnswer: (answer: VerifierAnswer) => void): Answered {
   const answer: Answered = { method: req.method, path: req.url.split('?')[0]!, status: 0, headers: {}, chunks: [] };
   let kept = 0;
   const keep = (chunk: unknown) => {
@@ -329,6 +350,7 @@ function keepAnswer(req: FrontRequest, res: ServerResponse): Answered {
     if (typeof chunk !== 'function') keep(chunk);
     answer.status = res.statusCode;
     answer.headers = res.getHeaders() as Answered['headers'];
+    onAnswer(answer);
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
   } as ServerResponse['end'];
   return answer;

@@ -98,8 +98,8 @@ async function forward(base: string, dispatcher: Dispatcher, dropped: ReadonlySe
     dispatcher,
     body: body.length > 0 ? body : undefined,
   });
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !RESPONSE_HOP.has(name)) out[name] = value;
-  res.writeHead(answer.statusCode, out);
+  // Set one by one, not given to writeHead: so they stay readable (getHeaders) to whoever watches the answer.
+  for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !RESPONSE_HOP.has(name)) res.setHeader(name, value);
+  res.writeHead(answer.statusCode);
   await pipeline(answer.body, res);
 }

@@ -91,13 +91,17 @@ export class StoreClient {
   /**
    * For one request someone else sends on this token (Pact's Verifier): waits for
    * room as for `waitForRoom`, then holds its place in the modelled bucket until
-   * the returned function is called, once that request has its answer. The
+   * the returned function is called, once that request has its answer: given the
+   * answer, the model syncs from its rate headers as from this client's own. The
    * requests this client sends afterwards are paced with it counted.
    */
-  async holdRoom(): Promise<() => void> {
+  async holdRoom(): Promise<(answer?: { status: number; headers: Readonly<Record<string, string | string[] | number | undefined>> }) => void> {
     await this.#pacer.waitForRoom(1);
     const ticket = this.#pacer.track();
-    return () => this.#pacer.release(ticket, undefined);
+    return (answer) => {
+      const headers = Object.fromEntries(Object.entries(answer?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value ?? '')]));
+      this.#pacer.release(ticket, answer ? rateHeaders(headers) : undefined, answer?.status === 429);
+    };
   }
 
   // --- Store ------------------------------------------------------------------

@@ -60,3 +60,22 @@ test("StoreClient.holdRoom counts the other program's request once it is answere
     await store.close();
   }
 });
+
+test("StoreClient.holdRoom given the other program's answer takes its rate headers: the level is the provider's, not a guess", async () => {
+  const clock = new VirtualClock(0);
+  const store = await startFakeStore(() => ({
+    json: [],
+    headers: { 'x-rate-limit-limit': '40', 'x-rate-limit-remaining': '1', 'x-rate-limit-reset': String(39 * MS_PER_LEAK) },
+  }));
+  try {
+    const client = new StoreClient({ baseUrl: store.baseUrl, token: TOKEN, userAgent: USER_AGENT, clock });
+    await client.listProducts();
+    const answered = await client.holdRoom();
+    // The bucket leaked more than this client counted on: its answer says ten fit, where counting alone says none.
+    answered({ status: 200, headers: { 'X-Rate-Limit-Limit': '40', 'X-Rate-Limit-Remaining': '10', 'X-Rate-Limit-Reset': String(30 * MS_PER_LEAK) } });
+    await client.waitForRoom(3);
+    expect(clock.now(), 'ten fit by the answer: no wait for three').toBe(0);
+  } finally {
+    await store.close();
+  }
+});
