@@ -6,7 +6,7 @@
  * real store is skipped with the reason.
  */
 import type { StoreClient } from '../../src/clients/store/StoreClient.ts';
-import { harnessConfig, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
+import { harnessConfig, usesRecordings, type LiveStoreConfig, type TwinStoreConfig } from '../../src/config/harnessConfig.ts';
 import { systemClock } from '../../src/clock/Clock.ts';
 import { STORE_CONTRACT } from '../../src/rules/storeContract.ts';
 import { requiredScope } from '../../src/rules/storeScopes.ts';
@@ -529,15 +529,18 @@ async function blankNameCleanUp(api: StoreClient, store: Arranged): Promise<Arra
 /**
  * Each state waits for room before it sends anything. Before its first answer this worker's client
  * cannot know the level, and the store suites and properties (another worker, just before) may have
- * left the bucket full: the wait is one leak then, and follows the provider's count afterwards.
- * Without it the first state's request could meet a 429, and a recording would depend on timing.
+ * left the bucket full. Recorded, the wait is one leak then, and follows the provider's count
+ * afterwards: without it the first state's request could meet a 429, and a recording would depend on
+ * timing. Live, the first state's request goes at once: the client waits out a 429 and sends again,
+ * and a bucket that is not full (a team's own app's, verified in a job of its own) costs no leak.
  */
 function roomFirst(api: StoreClient, states: PactProvider['states']): PactProvider['states'] {
+  const whenUnknown = usesRecordings(harnessConfig().target) ? 'wait' : 'go';
   return Object.fromEntries(
     Object.entries(states).map(([name, arrange]) => [
       name,
       async (params: Record<string, unknown>, session?: ArrangeSession) => {
-        await api.waitForRoom(1);
+        await api.waitForRoom(1, whenUnknown);
         return arrange(params, session);
       },
     ]),

@@ -137,11 +137,14 @@ export class Pacer {
    * pacer cannot hold back itself. Before any answer has shown the level, the
    * bucket may be full: it waits for `requests` to leak out rather than send a
    * request to look (whose answer would depend on timing, and so would a
-   * recording of it).
+   * recording of it). `whenUnknown: 'go'`: for requests of this pacer's own
+   * client, which waits out a 429 and sends again, it does not wait then: its
+   * first answer shows the level.
    */
-  async waitForRoom(requests: number): Promise<void> {
+  async waitForRoom(requests: number, whenUnknown: 'wait' | 'go' = 'wait'): Promise<void> {
     const learned = this.#learned();
-    if (learned) return learned.waitForRoom(requests);
+    if (learned) return learned.waitForRoom(requests, whenUnknown);
+    if (!this.#bounded && whenUnknown === 'go') return;
     if (this.#bounded) {
       const overflow = this.#drainAt(this.#clock.now()) + (this.#inFlight.size + requests - this.#capacity) * this.#msPerLeak;
       if (overflow > 0) await this.#clock.sleep(Math.ceil(overflow));

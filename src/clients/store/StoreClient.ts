@@ -84,8 +84,8 @@ export class StoreClient {
    * `requests` sent by someone else on the same token (Pact's Verifier), so
    * they are not refused for the rate (see Pacer.waitForRoom).
    */
-  waitForRoom(requests = 1): Promise<void> {
-    return this.#pacer.waitForRoom(requests);
+  waitForRoom(requests = 1, whenUnknown: 'wait' | 'go' = 'wait'): Promise<void> {
+    return this.#pacer.waitForRoom(requests, whenUnknown);
   }
 
   /**

@@ -17,6 +17,16 @@ test('before any answer the bucket may be full: it waits for the requests to lea
   expect(clock.now()).toBe(2 * MS_PER_LEAK);
 });
 
+test("for its own client's requests an unknown level is no reason to wait ('go'): a known one is", async () => {
+  const clock = new VirtualClock(0);
+  const pacer = new Pacer(clock);
+  await pacer.waitForRoom(1, 'go');
+  expect(clock.now(), 'nothing known yet: the first request shows the level').toBe(0);
+  pacer.release(pacer.track(), reading(40));
+  await pacer.waitForRoom(1, 'go');
+  expect(clock.now(), 'a full bucket by the answer: one leak').toBe(MS_PER_LEAK);
+});
+
 test('the room it waited for is known afterwards: the next wait follows the model, not a full bucket again', async () => {
   const clock = new VirtualClock(0);
   const pacer = new Pacer(clock);
