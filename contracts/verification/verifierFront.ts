@@ -9,9 +9,9 @@
  * itself could not do is answered 502; both are marked as the harness's (RELAY_HEADER), not the provider's.
  *
  * Not pact-js's Verifier: it starts an express proxy (with http-proxy, body parsers and a logger) for every
- * verification, with no error handler (a refused connection threw in the worker, and the Verifier waited 30 s), and a
- * live run needed a relay of its own behind it for the outage watch: two servers started and two extra hops for each
- * interaction, about a third of the CPU a live verification took (`npm run bench -- nightly-teams`).
+ * verification, with no error handler (a refused connection throws in the worker, and the Verifier waits 30 s), and a
+ * live run would need a relay of its own behind it for the outage watch: two servers started and two extra hops for
+ * each interaction (docs/speed.md, `npm run bench -- nightly-teams`).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
