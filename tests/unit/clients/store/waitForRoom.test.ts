@@ -51,9 +51,9 @@ test('with the level known, it waits just until the requests fit', async () => {
   expect(clock.now(), 'room already: no wait').toBe(before);
 });
 
-test("StoreClient.holdRoom counts the other program's request once it is answered: the next request waits for it", async () => {
+/** A client whose first answer showed a bucket with room for exactly one more request, and its clock. */
+async function withOnePlaceLeft(check: (client: StoreClient, clock: VirtualClock) => Promise<void>): Promise<void> {
   const clock = new VirtualClock(0);
-  // The provider's answer shows a bucket with room for exactly one more request.
   const store = await startFakeStore(() => ({
     json: [],
     headers: { 'x-rate-limit-limit': '40', 'x-rate-limit-remaining': '1', 'x-rate-limit-reset': String(39 * MS_PER_LEAK) },
@@ -61,31 +61,26 @@ test("StoreClient.holdRoom counts the other program's request once it is answere
   try {
     const client = new StoreClient({ baseUrl: store.baseUrl, token: TOKEN, userAgent: USER_AGENT, clock });
     await client.listProducts();
+    await check(client, clock);
+  } finally {
+    await store.close();
+  }
+}
+
+test("StoreClient.holdRoom counts the other program's request once it is answered: the next request waits for it", () =>
+  withOnePlaceLeft(async (client, clock) => {
     const answered = await client.holdRoom();
     expect(clock.now(), 'one place left: no wait').toBe(0);
     answered();
     await client.waitForRoom(1);
     expect(clock.now(), 'the held request filled the bucket: the next waits one leak').toBe(MS_PER_LEAK);
-  } finally {
-    await store.close();
-  }
-});
-
-test("StoreClient.holdRoom given the other program's answer takes its rate headers: the level is the provider's, not a guess", async () => {
-  const clock = new VirtualClock(0);
-  const store = await startFakeStore(() => ({
-    json: [],
-    headers: { 'x-rate-limit-limit': '40', 'x-rate-limit-remaining': '1', 'x-rate-limit-reset': String(39 * MS_PER_LEAK) },
   }));
-  try {
-    const client = new StoreClient({ baseUrl: store.baseUrl, token: TOKEN, userAgent: USER_AGENT, clock });
-    await client.listProducts();
+
+test("StoreClient.holdRoom given the other program's answer takes its rate headers: the level is the provider's, not a guess", () =>
+  withOnePlaceLeft(async (client, clock) => {
     const answered = await client.holdRoom();
     // The bucket leaked more than this client counted on: its answer says ten fit, where counting alone says none.
     answered({ status: 200, headers: { 'X-Rate-Limit-Limit': '40', 'X-Rate-Limit-Remaining': '10', 'X-Rate-Limit-Reset': String(30 * MS_PER_LEAK) } });
     await client.waitForRoom(3);
     expect(clock.now(), 'ten fit by the answer: no wait for three').toBe(0);
-  } finally {
-    await store.close();
-  }
-});
+  }));
