@@ -207,12 +207,16 @@ export class WebhookOutbox {
     this.#wakeAt(record.nextAttemptAt);
   }
 
-  /** On a real clock, a timer runs the attempt when it is due; a virtual clock waits for runDue. */
+  /**
+   * On a real clock, a timer runs the attempt when it is due; a virtual clock waits for runDue. A timer may fire before
+   * the store's clock says the slot is due (Node's by a millisecond): it waits again then, or the retry would never come.
+   */
   #wakeAt(at: number): void {
     if (this.#options.clock instanceof VirtualClock || this.#options.signal.aborted) return;
     const timer = setTimeout(
       () => {
         this.#timers.delete(timer);
+        if (this.#options.clock.now() < at) return this.#wakeAt(at);
         void this.runDue();
       },
       Math.max(0, at - this.#options.clock.now()),

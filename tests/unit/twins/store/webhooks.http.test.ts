@@ -254,6 +254,20 @@ test('the schedule backs off: the gaps never shrink, and the last slot is the en
   expect(RETRY_SCHEDULE_MS.at(-1)).toBe(RETRY_WINDOW_MS);
 });
 
+test("store.webhooks.retry-schedule on a real clock: a timer that fires before the store's clock says the slot is due waits again, and the retry is made", async () => {
+  const closing = new AbortController();
+  // A clock that runs at half the timers' pace: every timer fires early by its clock (as Node's may, by a millisecond).
+  const started = Date.now();
+  const slowClock = { now: () => started + Math.floor((Date.now() - started) / 2), sleep: systemClock.sleep };
+  const outbox = new WebhookOutbox({ signal: closing.signal, clock: slowClock, schedule: [0, 40, 80] });
+  try {
+    outbox.enqueue({ event: 'product/created', url: `${receiverUrl}/fail`, body: '{"store_id":1,"event":"product/created","id":5}', secret: 's' });
+    await expect.poll(() => outbox.list()[0]!.attempts.length, { timeout: 5_000 }).toBe(3);
+  } finally {
+    closing.abort();
+  }
+});
+
 test('store.webhooks.retry-schedule on a real clock: a timer makes each retry when it is due, and the twin closing stops them', async () => {
   const closing = new AbortController();
   // The twin's schedule on a real clock is minutes apart; the same outbox on a schedule of milliseconds.
