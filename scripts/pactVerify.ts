@@ -357,7 +357,7 @@ function startVerification(run: string, lanes: number): StartedVerification {
   shareCompileCache();
   const env = { ...processEnv(), PACT_DO_NOT_TRACK: 'true', HARNESS_RUN_NAME: run };
   if (lanes > 0) {
-    const started = Array.from({ length: lanes }, () => startLaneProcess(env, 'pipe'));
+    const started = Array.from({ length: lanes }, () => startLaneProcess(env));
     for (const lane of started) lane.stdout!.on('data', toLog);
     return { lanes: started, output };
   }

@@ -17,9 +17,9 @@ export function laneCount(sandboxes: number): number {
 }
 
 /**
- * A lane's process, waiting for its sandboxes. Its stdout, where Pact's core prints its report, is this process's, or
- * a pipe the caller writes to the run's output log (`stdout: 'pipe'`); its stderr is this process's.
+ * A lane's process, waiting for its sandboxes. Its stdout, where Pact's core prints its report, is a pipe the caller
+ * writes to the run's output log; its stderr is this process's.
  */
-export function startLaneProcess(env: NodeJS.ProcessEnv = processEnv(), stdout: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
-  return fork(harnessModule('contracts/verification/runPactPlan'), [LANE_ARGUMENT], { env, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+export function startLaneProcess(env: NodeJS.ProcessEnv = processEnv()): ChildProcess {
+  return fork(harnessModule('contracts/verification/runPactPlan'), [LANE_ARGUMENT], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
 }

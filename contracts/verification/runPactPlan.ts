@@ -4,8 +4,8 @@
  * and no worker loads the harness again (verifyPlanProcess.ts runs it; scripts/pactVerify.ts starts the twins).
  * Each interaction goes through the same steps as under Playwright (verifyListed.ts); what it found goes to the
  * console (pactVerifyConsole.ts), JUnit XML, Allure results, the outcomes a broker is sent, and the live budget line.
- * On live, several sandboxes are verified in processes of their own, one per core (verifyInLanes), this one writing
- * what they found.
+ * On live, several sandboxes are verified in lane processes the caller starts, one per core (verifyInLanes), this one
+ * writing what they found.
  */
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { sandboxOf } from './sandboxes.ts';
 import { outputLogPath, readPlan, type OutsidePact, type VerificationPlan } from './outsidePacts.ts';
 import { readPact } from './pactFile.ts';
 import { descriptions, verifyListed, type Declared, type VerificationRecord } from './verifyListed.ts';
-import { LANE_ARGUMENT, laneCount, startLaneProcess } from './laneProcess.ts';
+import { LANE_ARGUMENT } from './laneProcess.ts';
 
 /** One interaction's record: what verifyListed writes, kept for the reports. */
 class InteractionRecord implements VerificationRecord {
@@ -76,18 +76,18 @@ export async function runPactPlan(
     twinsReady: Promise<unknown>;
     print?: (line: string) => void;
     /**
-     * Lane processes the caller started (scripts/pactVerify.ts, before the plan was known): every sandbox is verified
-     * in them, never in this process; those not wanted are stopped.
+     * Lane processes the caller started (scripts/pactVerify.ts, which decides how many, before the plan is known):
+     * given, every sandbox is verified in them, never in this process; those not wanted are stopped.
      */
     lanes?: readonly ChildProcess[];
   },
 ): Promise<number> {
-  const early = [...(options.lanes ?? [])];
+  const lanes = options.lanes ?? [];
   try {
-    return await runPlan(plan, run, options, early);
+    return await runPlan(plan, run, options, lanes);
   } finally {
     // Whatever the plan wanted: none outlives the run waiting for sandboxes.
-    for (const lane of early) if (lane.connected) lane.disconnect();
+    for (const lane of lanes) if (lane.connected) lane.disconnect();
   }
 }
 
@@ -95,7 +95,7 @@ async function runPlan(
   plan: VerificationPlan,
   run: string,
   options: { twinsReady: Promise<unknown>; print?: (line: string) => void },
-  early: ChildProcess[],
+  lanes: readonly ChildProcess[],
 ): Promise<number> {
   const reports = new PlanReports(run, options.print);
   const declare = outsideDeclarations(plan);
@@ -115,14 +115,12 @@ async function runPlan(
     ({ pact }) => (target === 'live' || target === 'record' ? sandboxOf(pact.api, pact.consumer).label : 'one'),
   );
   // Live sandboxes wait for their buckets side by side, but one process verifying them all is busy from a few on:
-  // their lanes run in processes of their own, one per core, and this one writes what they found. Processes, not
+  // given lanes (one per core: laneProcess.ts), they run in those, and this one writes what they found. Processes, not
   // threads: Pact's core keeps state per process, and two threads verifying at once corrupt it.
   const sandboxes = [...bySandbox].map(([sandbox, group]) => ({ sandbox, pacts: group.map(({ n }) => n) }));
-  const given = early.length;
-  const lanes = given > 0 ? Math.min(given, sandboxes.length) : target === 'live' ? laneCount(sandboxes.length) : 1;
-  if (given > 0 || lanes > 1) {
+  if (lanes.length > 0) {
     const groups = sandboxes.map((one) => ({ ...one, interactions: one.pacts.reduce((sum, n) => sum + interactions[n]!.length, 0) }));
-    await verifyInLanes(run, groups, early.splice(0, lanes), reports, lanes);
+    await verifyInLanes(run, groups, lanes.slice(0, sandboxes.length), reports);
     return reports.end();
   }
   await verifySandboxes(sandboxes, (n) => ({ ...listed[n]!, interactions: interactions[n]! }), run, {
@@ -180,9 +178,8 @@ async function verifyInLanes(
   groups: readonly { sandbox: string; pacts: number[]; interactions: number }[],
   started: readonly ChildProcess[],
   reports: PlanReports,
-  count: number,
 ): Promise<void> {
-  const lanes = Array.from({ length: count }, () => ({ load: 0, sandboxes: [] as Lane['sandboxes'][number][] }));
+  const lanes = Array.from({ length: started.length }, () => ({ load: 0, sandboxes: [] as Lane['sandboxes'][number][] }));
   for (const group of [...groups].sort((a, b) => b.interactions - a.interactions)) {
     const lightest = lanes.reduce((least, lane) => (lane.load < least.load ? lane : least));
     lightest.load += group.interactions;
@@ -195,10 +192,10 @@ async function verifyInLanes(
     if (!env[OUTAGE_FILE_VARIABLE]) shared.push(shareWithWorkers('provider-outages', OUTAGE_FILE_VARIABLE, env));
   }
   reports.ledger = env[LEDGER_VARIABLE];
-  // A lane started before the files were made is told them with its sandboxes.
+  // The lanes were started before the files were made: each is told them with its sandboxes.
   const shares = Object.fromEntries([LEDGER_VARIABLE, OUTAGE_FILE_VARIABLE].flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
   try {
-    await Promise.all(lanes.map(({ sandboxes }, i) => laneProcess({ run, sandboxes, env: shares }, started[i] ?? startLaneProcess(env), reports)));
+    await Promise.all(lanes.map(({ sandboxes }, i) => laneProcess({ run, sandboxes, env: shares }, started[i]!, reports)));
   } finally {
     for (const file of shared) file.remove();
   }
