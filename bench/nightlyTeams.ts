@@ -32,7 +32,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPORTS_DIR = 'reports/bench-nightly-teams';
 const FIRST_PORT = 5100;
 /** `npm run pact:verify`, as package.json runs it (without npm's own start). */
-const PACT_VERIFY = ['--import', './src/config/compileCacheHook.ts', 'scripts/pactVerify.ts'];
+const PACT_VERIFY = ['--import', './src/config/compileCacheHook.mjs', 'scripts/pactVerify.ts'];
 const PLAN = bucketOfPlan('plus');
 /** The team whose app lacks a scope its pact needs. */
 const REFUSED_TEAM = 'team-missing-scope';

@@ -719,7 +719,7 @@ export async function pactVerifyCommand(argv: readonly string[]): Promise<number
 
 if (import.meta.main) {
   // From a checkout: the verification process and its lanes start from V8's compile cache, as the gate's processes do
-  // (npm run pact:verify has it on from the start: src/config/compileCacheHook.ts).
+  // (npm run pact:verify has it on from the start: src/config/compileCacheHook.mjs).
   useCompileCache();
   process.exit(await pactVerifyCommand(process.argv.slice(2)));
 }

@@ -9,6 +9,7 @@ import { enableCompileCache, flushCompileCache } from 'node:module';
 import { resolve } from 'node:path';
 import { COMPILED } from './harnessRoot.ts';
 
+/** Where the cache lives: compileCacheHook.mjs, which turns it on before a command's first module, names the same folder. */
 const CACHE_DIR = resolve(import.meta.dirname, '../../node_modules/.cache/node-compile-cache');
 
 export function useCompileCache(): void {
