@@ -627,7 +627,7 @@ async function fetchPacts(client: BrokerClient, args: VerifyArgs, identity: Prov
       const { _links: _, ...pactOnly } = document;
       writeFileSync(path, JSON.stringify(pactOnly, null, 2));
       const version = entry.description ? `(${entry.description})` : undefined;
-      fetched.push({ pact: outsidePact(path, api, { pactUrl: entry.url }, version), document });
+      fetched.push({ pact: outsidePact(path, api, { pactUrl: entry.url }, version, pactOnly), document });
     }
   }
   return fetched;

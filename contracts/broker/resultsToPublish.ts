@@ -42,11 +42,14 @@ export class ResultsToPublishError extends Error {
   override name = 'ResultsToPublishError';
 }
 
-/** Writes what `run` leaves for publishing; its path. */
+/**
+ * Writes what `run` leaves for publishing; its path. On one line: it is read by the merge, not by people, and it
+ * holds every pact the run verified (a hundred teams' are megabytes, which indenting doubles and slows).
+ */
 export function writeResultsToPublish(run: string, left: ResultsToPublish): string {
   const path = resolve(reportPath('pact-verify', run, RESULTS_TO_PUBLISH));
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(left, null, 2));
+  writeFileSync(path, JSON.stringify(left));
   return path;
 }
 

@@ -56,11 +56,14 @@ export function pactFilesIn(source: string): string[] {
   return files;
 }
 
-/** Reads one pact file for the plan: a pact of any version Pact's verifier reads, for an API its provider name (or `override`) says. */
-export function outsidePact(path: string, override?: PactApi, broker?: OutsidePact['broker'], version?: string): OutsidePact {
+/**
+ * Reads one pact file for the plan: a pact of any version Pact's verifier reads, for an API its provider name (or
+ * `override`) says. `content`: the file's pact, already in hand (what a broker served, just written there).
+ */
+export function outsidePact(path: string, override?: PactApi, broker?: OutsidePact['broker'], version?: string, content?: unknown): OutsidePact {
   let pact;
   try {
-    pact = parsePact(JSON.parse(readFileSync(path, 'utf8')) as unknown, path, 'team');
+    pact = parsePact(content ?? (JSON.parse(readFileSync(path, 'utf8')) as unknown), path, 'team');
   } catch (error) {
     throw new PactSourceError(`${path} is not a pact this harness can verify: ${error instanceof Error ? error.message : String(error)}`);
   }
