@@ -340,6 +340,8 @@ type StartedVerification =
   | {
       readonly lanes: readonly ChildProcess[];
       readonly output: WriteStream;
+      /** What gives the lanes their sandboxes and writes what they find: loaded while the lanes load and the pacts come. */
+      readonly writer: Promise<typeof import('../contracts/verification/verifyInLanes.ts')>;
     };
 
 /**
@@ -359,7 +361,10 @@ function startVerification(run: string, lanes: number): StartedVerification {
   if (lanes > 0) {
     const started = Array.from({ length: lanes }, () => startLaneProcess(env));
     for (const lane of started) lane.stdout!.on('data', toLog);
-    return { lanes: started, output };
+    const writer = import('../contracts/verification/verifyInLanes.ts');
+    // Awaited by reportLanes; a run stopped before it (no pacts) has nothing to hear of it.
+    writer.catch(() => {});
+    return { lanes: started, output, writer };
   }
   const child = spawn(process.execPath, [harnessModule('contracts/verification/verifyPlanProcess'), run], {
     stdio: ['ignore', 'pipe', 'inherit', 'pipe', 'ipc'],
@@ -378,13 +383,13 @@ function startVerification(run: string, lanes: number): StartedVerification {
 }
 
 /**
- * Live sandboxes side by side: the lanes verify, and this process writes what they find (runPactPlan.ts), as the
+ * Live sandboxes side by side: the lanes verify, and this process writes what they find (verifyInLanes.ts), as the
  * verification process does for one sandbox. Exit as that process's: 3 when the verification itself stopped.
  */
 async function reportLanes(run: string, started: Extract<StartedVerification, { lanes: unknown }>): Promise<number> {
   try {
-    const { runPactPlan } = await import('../contracts/verification/runPactPlan.ts');
-    return await runPactPlan(readPlan(run), run, { twinsReady: Promise.resolve(), print: (line) => console.log(line), lanes: started.lanes });
+    const { verifyInLanes } = await started.writer;
+    return await verifyInLanes(readPlan(run), run, { started: started.lanes, print: (line) => console.log(line) });
   } catch (error) {
     console.log(
       `${prefix()}: the verification stopped: ${error instanceof Error ? error.message : String(error)}. Run it again; nothing of this run is left for publishing.`,

@@ -12,8 +12,8 @@ import { expect, test } from '../../src/testing/harnessTest.ts';
 import { liveRequestGuard } from '../../src/testing/LiveRequestGuard.ts';
 import { chargeToBudget } from '../../suites/fixtures/liveTestEnd.ts';
 import type { RecordingApi } from '../../src/recording/cassette.ts';
-import { pactPath, readPact, type PactNames } from './pactFile.ts';
-import { descriptions, verifyListed, type TargetChoice, type VerificationOptions } from './verifyListed.ts';
+import { descriptions, pactPath, readPact, type PactNames } from './pactFile.ts';
+import { verifyListed, type TargetChoice, type VerificationOptions } from './verifyListed.ts';
 
 export type { VerificationOptions } from './verifyListed.ts';
 

@@ -3,11 +3,10 @@
  * Playwright project, outsidePacts.verify.spec.ts): against this run's target with the team's states, its
  * recordings in a folder of their own, and the command that records them named when a replay finds none.
  */
-import { dirname } from 'node:path';
 import { pactVerifyConsole } from '../../src/config/env.ts';
 import { slug } from '../../src/recording/cassette.ts';
 import { apiTarget } from './apiTargets.ts';
-import type { OutsidePact, VerificationPlan } from './outsidePacts.ts';
+import { outsidePactNames, type OutsidePact, type VerificationPlan } from './outsidePacts.ts';
 import { loadTeamStates, withTeamStates, type TeamStates } from './teamStates.ts';
 import type { Declared } from './verifyListed.ts';
 
@@ -23,7 +22,7 @@ export function outsideDeclarations(plan: VerificationPlan): (pact: OutsidePact)
   let team: Promise<TeamStates> | undefined;
   const teamStates = () => (team ??= plan.statesFile ? loadTeamStates(plan.statesFile) : Promise.resolve({}));
   return (pact) => ({
-    names: { consumer: pact.consumer, provider: pact.provider, dir: dirname(pact.path), path: pact.path },
+    names: outsidePactNames(pact),
     api: pact.api,
     target: async () => {
       const target = apiTarget(pact.api, pact.consumer);

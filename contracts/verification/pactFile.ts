@@ -100,6 +100,11 @@ export function readPact(names: PactNames): PactDocument {
   return parsePact(JSON.parse(text), path, origin);
 }
 
+/** A pact's interactions' descriptions in the file's order, HTTP and message. */
+export function descriptions(pact: PactDocument): string[] {
+  return [...pact.interactions, ...pact.messages].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((i) => i.description);
+}
+
 /** The version a pact says it is written in, as each tool has written it (metadata.pactSpecification.version, the older keys). */
 export function specificationVersion(metadata: unknown): string | undefined {
   const m = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as Record<string, unknown>;

@@ -19,7 +19,7 @@ export interface Sandbox {
 /**
  * The sandbox an outside consumer's pact is verified against on a live store: its own app's (STORE_TEAM_SANDBOXES),
  * else the harness's; the media API has none. Teams given the same host, store and token are one app, so one bucket.
- * Pacts of different sandboxes are verified side by side (runPactPlan.ts), or in jobs of their own (--sandbox).
+ * Pacts of different sandboxes are verified side by side (verifySandboxes.ts, verifyInLanes.ts), or in jobs of their own (--sandbox).
  */
 export function sandboxOf(api: PactApi, consumer: string, config: HarnessConfig = harnessConfig()): Sandbox {
   if (api === 'media') return { id: 'media', label: 'the media API' };

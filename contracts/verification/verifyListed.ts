@@ -22,7 +22,7 @@ import { PROVIDER_NOTE } from '../../src/reporters/pactVerifyConsole.ts';
 // tests: its main process loads declarePactVerification.ts only to list them.
 const verification = () => import('./verifyInteraction.ts');
 
-/** Where a verification writes what it found: Playwright's TestInfo, or runPactPlan.ts's record of one interaction. */
+/** Where a verification writes what it found: Playwright's TestInfo, or interactionRecord.ts for one interaction. */
 export interface VerificationRecord {
   readonly annotations: { type: string; description?: string }[];
   attach(name: string, options: { body: string; contentType: string }): Promise<void>;
@@ -54,11 +54,6 @@ export interface Declared {
 
 /** How a listed interaction ended when it did not fail. */
 export type ListedOutcome = { readonly status: 'verified' } | { readonly status: 'skipped'; readonly reason: string };
-
-/** The interaction's descriptions in the file's order, HTTP and message. */
-export function descriptions(pact: PactDocument): string[] {
-  return [...pact.interactions, ...pact.messages].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((i) => i.description);
-}
 
 /** Verifies the interaction `description` of the pact `declared` names; throws its failure. */
 export async function verifyListed({ names, api, target, options }: Declared, description: string, record: VerificationRecord): Promise<ListedOutcome> {

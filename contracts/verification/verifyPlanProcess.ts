@@ -5,7 +5,7 @@
  * (the parent copies it there), and the lines a team reads go to the parent through the pipe on fd 3.
  * The parent starts the twins while this process loads, and says on the IPC channel when they answer and the plan is
  * written (or stops this process when it cannot have them); a broker run starts it before fetching the pacts.
- * (Live sandboxes side by side are verified in lanes the parent starts and hears itself: runPactPlan.ts.)
+ * (Live sandboxes side by side are verified in lanes the parent starts and hears itself: verifyInLanes.ts.)
  * Exit: 0 verified, 1 an interaction failed or the budget was exceeded, 3 the verification itself stopped: said on
  * the lines, and no verdict of the run stands.
  */

@@ -2,7 +2,7 @@
  * What `npx api-contract-harness pact-verify` prints: one line per interaction, and under a failed one its short
  * account (the failure's message: contracts/verification/mismatchSummary.ts), never a stack inside the harness;
  * then the counts. Pact's own output goes to a log beside the reports. Written by the run in one process
- * (contracts/verification/runPactPlan.ts) and, under Playwright, by PactVerifyReporter.ts.
+ * (contracts/verification/planReports.ts) and, under Playwright, by PactVerifyReporter.ts.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';

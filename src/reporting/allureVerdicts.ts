@@ -1,6 +1,6 @@
 /**
  * Allure results for a run that is not Playwright's (the packaged pact-verify in one process,
- * contracts/verification/runPactPlan.ts): one result per verdict, with the labels allureMeta.ts gives a
+ * contracts/verification/planReports.ts): one result per verdict, with the labels allureMeta.ts gives a
  * pact interaction under Playwright, so the report a QA engineer reads groups them the same way.
  * allure-js-commons builds them (its ReporterRuntime, what allure-playwright uses); each file is written once (UnsyncedWriter).
  */

@@ -1,6 +1,6 @@
 /**
  * JUnit XML for a run that is not Playwright's (the packaged pact-verify in one process,
- * contracts/verification/runPactPlan.ts): one <testsuite> per pact, one <testcase> per interaction, a
+ * contracts/verification/planReports.ts): one <testsuite> per pact, one <testcase> per interaction, a
  * failure's message and a skip's reason, as CI systems read Playwright's own junit reporter.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
