@@ -29,9 +29,14 @@ export async function publishOnce(client: BrokerClient, runs: readonly LeftRun[]
   const identity = runs[0]!.left.identity;
   const everySandbox = runs.some((run) => run.left.sandbox === undefined);
   const missing = everySandbox ? [] : (options.sandboxes ?? []).filter((id) => !runs.some((run) => run.left.sandbox === id));
-  const pacts = runs.flatMap((run) =>
-    run.left.pacts.map((pact) => ({ pact: { title: pact.title, provider: pact.provider }, document: pact.document, outcomes: outcomesOf(run, pact) })),
-  );
+  const pacts = runs.flatMap((run) => {
+    const outcomes = outcomesOf(run);
+    return run.left.pacts.map((pact) => ({
+      pact: { title: pact.title, provider: pact.provider },
+      document: pact.document,
+      outcomes: outcomes.get(pact.title) ?? [],
+    }));
+  });
   if (pacts.length === 0) {
     log.out(`${prefix}: nothing to publish: the broker selected no pact${missing.length > 0 ? ' in the folders given' : ''}.`);
     return missing.length > 0 ? reportMissing(missing, identity.environment, identity.version, log.err, prefix) : 0;

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { reportPath } from '../../src/config/env.ts';
 import type { BrokerClient } from './BrokerClient.ts';
 import type { ProviderIdentity } from './providerIdentity.ts';
-import { outcomesIn, type InteractionOutcome } from './verificationResults.ts';
+import { outcomesByPact, type InteractionOutcome } from './verificationResults.ts';
 
 export const RESULTS_TO_PUBLISH = 'to-publish.json';
 
@@ -79,7 +79,7 @@ export function findLeftRuns(roots: readonly string[]): LeftRun[] {
   return [...new Set(dirs)].sort().map(readLeftRun);
 }
 
-/** The outcomes the run wrote for one of its pacts. */
-export function outcomesOf(run: LeftRun, pact: PactToPublish): InteractionOutcome[] {
-  return outcomesIn(join(run.dir, 'outcomes'), pact.title);
+/** The outcomes the run wrote, by the title of their pact. */
+export function outcomesOf(run: LeftRun): Map<string, InteractionOutcome[]> {
+  return outcomesByPact(join(run.dir, 'outcomes'));
 }

@@ -41,11 +41,19 @@ export function interactionOutcomes(pact: string, run?: string): InteractionOutc
 
 /** The outcomes in `dir` (a run's outcomes folder, wherever it was copied) of the pact titled `pact`. */
 export function outcomesIn(dir: string, pact: string): InteractionOutcome[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)
-    .filter((outcome) => outcome.pact === pact)
-    .sort((a, b) => a.description.localeCompare(b.description));
+  return outcomesByPact(dir).get(pact) ?? [];
+}
+
+/**
+ * Every outcome in `dir`, by the title of its pact, each pact's in the order of their descriptions: the folder read
+ * once, where a read per pact read it whole for each (a nightly's hundred pacts, a hundred times its thousand files).
+ */
+export function outcomesByPact(dir: string): Map<string, InteractionOutcome[]> {
+  if (!existsSync(dir)) return new Map();
+  const outcomes = readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome);
+  const byPact = Map.groupBy(outcomes, (outcome) => outcome.pact);
+  for (const of of byPact.values()) of.sort((a, b) => a.description.localeCompare(b.description));
+  return byPact;
 }
 
 /**
