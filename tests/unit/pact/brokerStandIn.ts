@@ -41,6 +41,17 @@ export function interactionId(interaction: unknown): string {
   return createHash('sha1').update(JSON.stringify(interaction)).digest('hex');
 }
 
+/** A pact's interactions as the broker serves them, each with its `_id`: hashed once, when the pact is published, as the broker does. */
+const served = new WeakMap<PublishedPact, Record<string, unknown>[]>();
+function servedInteractions(pact: PublishedPact): Record<string, unknown>[] {
+  let interactions = served.get(pact);
+  if (!interactions) {
+    interactions = ((pact.content['interactions'] ?? []) as Record<string, unknown>[]).map((i) => ({ _id: interactionId(i), ...i }));
+    served.set(pact, interactions);
+  }
+  return interactions;
+}
+
 export interface PublishedPact {
   readonly consumer: string;
   readonly provider: string;
@@ -156,6 +167,7 @@ export async function startBrokerStandIn(port?: number): Promise<BrokerStandIn> 
           id: pacts.length + 1,
           content: JSON.parse(Buffer.from(contract.content, 'base64').toString('utf8')) as Record<string, unknown>,
         });
+        servedInteractions(pacts.at(-1)!);
       }
       return { json: publishAnswer('stand-in', body, link) };
     }
@@ -206,7 +218,7 @@ export async function startBrokerStandIn(port?: number): Promise<BrokerStandIn> 
       if (!pact) return { status: 404, json: {} };
       if (request.method === 'GET' && parts.length === 7) {
         // As the broker serves a pact: each interaction with its `_id`, which a verification result may name.
-        const interactions = ((pact.content['interactions'] ?? []) as Record<string, unknown>[]).map((i) => ({ _id: interactionId(i), ...i }));
+        const interactions = servedInteractions(pact);
         return {
           json: {
             ...pact.content,
@@ -305,7 +317,10 @@ export async function startBrokerStandIn(port?: number): Promise<BrokerStandIn> 
     ...(port === undefined ? {} : { port }),
   });
   origin = server.origin;
-  const publish = (pact: Omit<PublishedPact, 'id'>) => void pacts.push({ ...pact, id: pacts.length + 1 });
+  const publish = (pact: Omit<PublishedPact, 'id'>) => {
+    pacts.push({ ...pact, id: pacts.length + 1 });
+    servedInteractions(pacts.at(-1)!);
+  };
   return Object.assign(server, { pacts, results, deployments, branches, tags, publish, deployedNow: (p: string, e: string) => deployedNow(p, e) });
 }
 
