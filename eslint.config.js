@@ -11,6 +11,14 @@ const HARNESS_TEST = {
   message: 'Import test from src/testing/harnessTest.ts: it labels the test for the Allure report (epic, feature, story, target).',
 };
 
+// An ES import of node:http loads Node's own copy of undici (src/http/nodeHttp.ts says why that matters): types only.
+const NODE_HTTP = {
+  name: 'node:http',
+  allowTypeImports: true,
+  message:
+    "Import createServer, request and STATUS_CODES from src/http/nodeHttp.ts: an ES import of node:http loads Node's own undici. Types may come from node:http.",
+};
+
 /**
  * Which folder may import which, in the manner of Playwright's DEPS.list: each
  * layer names the folders its files must not import. docs/architecture.md draws
@@ -37,7 +45,7 @@ function importsOf(layer) {
   // Leaving the folder at all: any relative import that goes up out of it.
   if (layer.leaveFolder === false)
     patterns.push({ group: ['../*', '../**'], message: `${layer.files.join(', ')} imports nothing above its own folder (LAYERS in eslint.config.js).` });
-  return ['error', { paths: [HARNESS_TEST], patterns }];
+  return ['error', { paths: [HARNESS_TEST, NODE_HTTP], patterns }];
 }
 
 export default tseslint.config(

@@ -2,7 +2,7 @@
  * One answer of a twin, captured byte for byte so the bare server
  * (replayChild.ts) can send the same status, headers and body.
  */
-import { request } from 'node:http';
+import { request } from '../../src/http/nodeHttp.ts';
 
 export interface CapturedAnswer {
   /** Path and query the answer belongs to. */

@@ -4,7 +4,7 @@
  * each path with the same status, headers and body bytes, doing nothing else:
  * the most a Node HTTP server can serve of those bytes on this machine.
  */
-import { createServer } from 'node:http';
+import { createServer } from '../../src/http/nodeHttp.ts';
 import type { AddressInfo } from 'node:net';
 import type { CapturedAnswer } from './capturedAnswer.ts';
 import { tellBench } from './childMessages.ts';

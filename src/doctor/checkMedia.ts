@@ -7,7 +7,7 @@
  * user's sfwFilter (shown to that user only) says whether adult content is
  * allowed, which the signed-in visibility checks need.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../http/nodeHttp.ts';
 import type { LiveMediaConfig } from '../config/harnessConfig.ts';
 import { MediaTransportError } from '../clients/media/errors.ts';
 import type { MediaClient } from '../clients/media/MediaClient.ts';

@@ -6,7 +6,7 @@
  * a problem naming the variable to fix; what each refusal means is in
  * storeRefusals.ts.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../http/nodeHttp.ts';
 import type { LiveStoreConfig } from '../config/harnessConfig.ts';
 import { StoreTransportError } from '../clients/store/errors.ts';
 import type { StoreClient } from '../clients/store/StoreClient.ts';

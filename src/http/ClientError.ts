@@ -9,7 +9,7 @@
  *
  * Codes: `<PREFIX>_ERR_<KIND>`, e.g. STORE_ERR_TRANSPORT, MEDIA_ERR_CONFIG.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from './nodeHttp.ts';
 
 /** How a client's errors are worded: its code prefix, the API's name, and what the contract calls a readable answer. */
 export interface ErrorWording {

@@ -4,7 +4,8 @@
  * client it cannot instrument (Pact's Verifier is native code) and the provider. The status, the headers and the
  * body come back as the provider sent them, streamed; what the forwarding itself could not do is the caller's answer.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from './nodeHttp.ts';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';

@@ -3,7 +3,7 @@
  * the version, the loose shapes they are built from, and the naming rules
  * that turn a route of a table into an operation.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../http/nodeHttp.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
 

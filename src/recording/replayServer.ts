@@ -14,7 +14,8 @@
  * (`x-harness-replay: miss`) naming the closest recorded request: never a 404,
  * which would be a statement about the service.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from '../http/nodeHttp.ts';
 import type { AddressInfo } from 'node:net';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { existsSync } from 'node:fs';

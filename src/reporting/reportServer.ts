@@ -4,7 +4,7 @@
  * screenshot; people use `npm run report:open`.
  */
 import { createReadStream, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer } from '../http/nodeHttp.ts';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 

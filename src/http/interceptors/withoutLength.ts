@@ -1,6 +1,7 @@
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import * as https from 'node:https';
 import type { Dispatcher } from 'undici';
+import { request as httpRequest } from '../nodeHttp.ts';
 import { Controller } from './controller.ts';
 
 /** The dispatch option that marks a request to be sent without Content-Length. */
@@ -35,9 +36,9 @@ export function withoutLength(): Dispatcher.DispatcherComposeInterceptor {
 /** Sends with node:http and hands the answer to `handler` as undici's client would. */
 function sendWithoutLength(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): void {
   const url = new URL(options.path, options.origin);
-  const client = url.protocol === 'https:' ? https : http;
+  const send = url.protocol === 'https:' ? https.request : httpRequest;
   // The clients send plain header records (WireRequest.headers).
-  const req = client.request(url, { method: options.method, headers: options.headers as http.OutgoingHttpHeaders });
+  const req = send(url, { method: options.method, headers: options.headers as http.OutgoingHttpHeaders });
   req.removeHeader('content-length');
   req.removeHeader('transfer-encoding');
   let res: http.IncomingMessage | undefined;

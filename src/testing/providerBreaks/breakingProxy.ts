@@ -9,7 +9,8 @@
  * through it; tests/self-tests/pacts/providerBreaks.verify.spec.ts runs single
  * pact interactions through it.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import { createServer, request as httpRequest } from '../../http/nodeHttp.ts';
 import type { AddressInfo } from 'node:net';
 
 export interface ProxiedRequest {

@@ -8,7 +8,7 @@
  * recommendations routes): those are observations on live by design. What the
  * contract leaves open is in mediaDeviations.ts instead.
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest } from '../../http/nodeHttp.ts';
 import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyContext } from './breakingProxy.ts';
 import { pathOnly, queryOf, withQuery } from './rewrite.ts';
 import { MEDIA_SEED } from '../../twins/media/seedFacts.ts';

@@ -5,7 +5,7 @@
  * pact verification) against each and expects a test of one of those rules to
  * go red. What the contract leaves open is in storeDeviations.ts instead.
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest } from '../../http/nodeHttp.ts';
 import type { ProviderBreak, ProxiedRequest, ProxiedResponse, ProxyMemory } from './breakingProxy.ts';
 import { deepMap, headerOf, mapJson, mapLink, pathOnly, queryOf, withHeaders, withParam, withQuery, type Json } from './rewrite.ts';
 import { LeakyBucket } from '../../twins/store/leakyBucket.ts';

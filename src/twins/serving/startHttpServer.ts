@@ -1,4 +1,5 @@
-import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer } from '../../http/nodeHttp.ts';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { parseRequestTarget, requestOrigin, type RequestTarget } from './requestTarget.ts';

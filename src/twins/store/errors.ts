@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../../http/nodeHttp.ts';
 import type { TwinResponse } from './responses.ts';
 
 /** The real service's usual error body (rule store.errors.error-body-shape). */
