@@ -59,3 +59,11 @@ test('a file that keeps to its layer passes', async () => {
   expect(await problemsOf('src/config/sample.ts', "import { x } from './harnessConfig.ts';\nvoid x;\n")).toEqual([]);
   expect(await problemsOf('suites/store/sample.spec.ts', "import { x } from '../../src/rules/storeRules.ts';\nvoid x;\n")).toEqual([]);
 });
+
+test("node:http's values come through src/http/nodeHttp.ts: an ES import of them fails the lint, a type import passes", async () => {
+  for (const file of ['src/twins/sample.ts', 'contracts/verification/sample.ts', 'scripts/sample.ts']) {
+    expect((await problemsOf(file, "import { createServer } from 'node:http';\nvoid createServer;\n")).join('\n'), file).toMatch(/src\/http\/nodeHttp\.ts/);
+  }
+  expect(await problemsOf('src/twins/sample.ts', "import type { Server } from 'node:http';\nexport type S = Server;\n")).toEqual([]);
+  expect(await problemsOf('src/twins/sample.ts', "import { createServer } from '../http/nodeHttp.ts';\nvoid createServer;\n")).toEqual([]);
+});
