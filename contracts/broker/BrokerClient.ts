@@ -8,7 +8,7 @@
  *   `/` → pb:pacticipant → pb:version → pb:record-deployment named for the environment (POST).
  * Credentials go in the Authorization header only, never in a message.
  */
-import { getGlobalDispatcher, interceptors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ConsumerVersionSelector } from './selectors.ts';
 
 export interface BrokerCredentials {
@@ -62,11 +62,16 @@ export function expand(href: string, values: Record<string, string>): string {
 }
 
 /**
- * undici's, as every other request of the harness: the global fetch would load Node's own copy of undici beside it, a
- * tenth of a second's CPU while a nightly's lanes start. Redirects are followed, as fetch follows them.
+ * undici's request, as every other request of the harness: the global fetch would load Node's own copy of undici
+ * beside it. Loaded with the first request, not with this module: pact-verify starts a nightly's lanes before it asks
+ * the broker, and its own start is theirs to wait for. Redirects are followed, as fetch follows them.
  */
-let brokerDispatcher: Dispatcher | undefined;
-const dispatcher = () => (brokerDispatcher ??= getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 5 })));
+let transport: Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }> | undefined;
+const brokerTransport = () =>
+  (transport ??= import('undici').then(({ request, getGlobalDispatcher, interceptors }) => ({
+    request,
+    dispatcher: getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 5 })),
+  })));
 
 export class BrokerClient {
   readonly #baseUrl: string;
@@ -83,9 +88,10 @@ export class BrokerClient {
   }
 
   async #request(method: string, url: string, body?: unknown): Promise<HalDocument> {
+    const { request, dispatcher } = await brokerTransport();
     const response = await request(url, {
       method: method as Dispatcher.HttpMethod,
-      dispatcher: dispatcher(),
+      dispatcher,
       headers: {
         accept: 'application/hal+json, application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
