@@ -49,7 +49,7 @@ import { MESSAGE_NOT_VERIFIED } from '../contracts/verification/pactProvider.ts'
 import { ensureTwins, TwinsUnavailableError, type PlanTwins, type TwinsMessage } from '../contracts/verification/twinsForPlan.ts';
 import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
 import { publishOnce } from '../contracts/broker/publishOnce.ts';
-import { readLeftRun, writeResultsToPublish, type PactToPublish } from '../contracts/broker/resultsToPublish.ts';
+import { readLeftRun, settleResultsToPublish, writeResultsToPublish, type PactToPublish } from '../contracts/broker/resultsToPublish.ts';
 import { MEDIA_PACT, STORE_PACT } from '../contracts/pactNames.ts';
 import { brokerAuth, brokerUrl, buildUrl, consumerBranch, PactBrokerConfigError, systemGit, type Git } from './pactBroker.ts';
 import { callerDir, pactVerifyConsole, processEnv, recordingsDir, runName } from '../src/config/env.ts';
@@ -280,12 +280,18 @@ async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]
  * HARNESS_TARGET=record the recording gets its target (as npm run record writes it), and what was written
  * is scanned for the environment's secrets afterwards.
  */
-export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyArgs, run: string, started?: StartedVerification): Promise<number> {
+export async function verifyOutside(
+  pacts: readonly OutsidePact[],
+  args: VerifyArgs,
+  run: string,
+  started?: StartedVerification,
+  underWay?: () => void,
+): Promise<number> {
   writePlan({ pacts, ...(args.statesFile ? { statesFile: args.statesFile } : {}) }, run);
   rmSync(outcomesDir(run), { recursive: true, force: true });
   const config = harnessConfig();
   if (config.target === 'record') writeRecordedTarget(recordingsDir(), config.store, config.media);
-  const ran = await verifyPlan(pacts, args, run, started);
+  const ran = await verifyPlan(pacts, args, run, started, underWay);
   const code = ran || unverifiedInteractions(run);
   if (config.target !== 'record') return code;
   const leaks = leakScan([recordingsDir(), 'reports'], environmentSecrets());
@@ -302,22 +308,33 @@ export async function verifyOutside(pacts: readonly OutsidePact[], args: VerifyA
  * lone `--` (a --grep, a reporter of its own). That process's stdout, Pact's own report, goes to the output log;
  * the lines a team reads come on its fd 3 and are printed here.
  */
-async function verifyPlan(pacts: readonly OutsidePact[], args: VerifyArgs, run: string, started?: StartedVerification): Promise<number> {
+async function verifyPlan(
+  pacts: readonly OutsidePact[],
+  args: VerifyArgs,
+  run: string,
+  started: StartedVerification | undefined,
+  underWay: () => void = () => {},
+): Promise<number> {
   if (args.playwright.length > 0) {
     if (!(await statesLoad(args))) return USAGE_EXIT_CODE;
-    return runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+    const ran = runTool('playwright', ['test', '--project=contracts-outside', '--no-deps', OUTSIDE_SPEC, ...args.playwright], { HARNESS_RUN_NAME: run });
+    underWay();
+    return ran;
   }
   const verification = started ?? startVerification(run, lanesFor(pacts));
   if ('lanes' in verification) {
     if (args.mode !== 'broker' && !(await statesLoad(args))) return stopVerification(verification).then(() => USAGE_EXIT_CODE);
-    return reportLanes(run, verification);
+    return reportLanes(run, verification, underWay);
   }
   const { child, exited, output } = verification;
   // While it loads: the states file (a broker run loaded it before fetching), then the twins.
   const twins = args.mode === 'broker' || (await statesLoad(args)) ? await startTwinsFor(pacts) : undefined;
   // Without them (said why above) the verification is stopped at once, mid-load: nothing was verified.
   if (!twins) child.kill();
-  else if (child.connected) child.send({ twins: 'ready' } satisfies TwinsMessage);
+  else if (child.connected) {
+    child.send({ twins: 'ready' } satisfies TwinsMessage);
+    underWay();
+  }
   const code = await exited;
   await twins?.close();
   await new Promise((resolve) => output.end(resolve));
@@ -386,10 +403,10 @@ function startVerification(run: string, lanes: number): StartedVerification {
  * Live sandboxes side by side: the lanes verify, and this process writes what they find (verifyInLanes.ts), as the
  * verification process does for one sandbox. Exit as that process's: 3 when the verification itself stopped.
  */
-async function reportLanes(run: string, started: Extract<StartedVerification, { lanes: unknown }>): Promise<number> {
+async function reportLanes(run: string, started: Extract<StartedVerification, { lanes: unknown }>, underWay: () => void): Promise<number> {
   try {
     const { verifyInLanes } = await started.writer;
-    return await verifyInLanes(readPlan(run), run, { started: started.lanes, print: (line) => console.log(line) });
+    return await verifyInLanes(readPlan(run), run, { started: started.lanes, print: (line) => console.log(line), given: underWay });
   } catch (error) {
     console.log(
       `${prefix()}: the verification stopped: ${error instanceof Error ? error.message : String(error)}. Run it again; nothing of this run is left for publishing.`,
@@ -498,13 +515,17 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
   const titled = withUniqueTitles(fetched.map((f) => f.pact));
   const chosen = fetched.map((f, n) => ({ ...f, pact: titled[n]! })).filter(({ pact }) => inSandbox(pact, args.sandbox));
   const build = buildUrl(env);
-  const leave = () =>
-    writeResultsToPublish(run, {
-      ...(args.sandbox ? { sandbox: args.sandbox } : {}),
-      identity,
-      verifier: { version: dependencyVersion('@pact-foundation/pact-core'), ...(build ? { buildUrl: build } : {}) },
-      pacts: chosen.map(({ pact, document }): PactToPublish => ({ url: pact.broker!.pactUrl, title: pact.title, provider: pact.provider, document })),
-    });
+  const leave = (options?: { unsettled: true }) =>
+    writeResultsToPublish(
+      run,
+      {
+        ...(args.sandbox ? { sandbox: args.sandbox } : {}),
+        identity,
+        verifier: { version: dependencyVersion('@pact-foundation/pact-core'), ...(build ? { buildUrl: build } : {}) },
+        pacts: chosen.map(({ pact, document }): PactToPublish => ({ url: pact.broker!.pactUrl, title: pact.title, provider: pact.provider, document })),
+      },
+      options,
+    );
   if (chosen.length === 0) {
     await stopVerification(started);
     // The folder still says what was verified (nothing), so the merge knows this sandbox's job ran.
@@ -518,16 +539,23 @@ export async function verifyFromBroker(args: VerifyArgs, env: NodeJS.ProcessEnv,
     );
     return 0;
   }
+  // What publishing needs is written once the verification is under way (a hundred teams' pacts take a tenth of a
+  // second), and named as left once it has its last verdict.
+  let unsettled: string | undefined;
   const code = await verifyOutside(
     chosen.map((c) => c.pact),
     args,
     run,
     started,
+    () => (unsettled = leave({ unsettled: true })),
   );
   // A verification that stopped before its last verdict leaves nothing to publish: the merge then finds this sandbox
   // missing and leaves the night undeployed, rather than publish a part of it as the whole.
-  if (code !== 0 && code !== 1) return code;
-  const left = dirname(leave());
+  if (code !== 0 && code !== 1) {
+    if (unsettled) rmSync(unsettled, { force: true });
+    return code;
+  }
+  const left = dirname(settleResultsToPublish(unsettled ?? leave({ unsettled: true })));
   if (!args.publish) {
     console.log(
       `${prefix()}: --no-publish: the results were not published.${pactVerifyConsole() ? '' : ` To publish them: npm run pact:publish-results -- --from ${relative(callerDir(), left)}`}`,

@@ -5,7 +5,7 @@
  * --sandbox <id>`) leave it in their artifacts, and the merge job publishes every job's folder once
  * (publishOnce.ts, `npm run pact:publish-results`). It holds no credential: the broker's links and the pacts only.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { reportPath } from '../../src/config/env.ts';
 import type { BrokerClient } from './BrokerClient.ts';
@@ -42,14 +42,32 @@ export class ResultsToPublishError extends Error {
   override name = 'ResultsToPublishError';
 }
 
+/** What a run writes while it verifies, named as left (RESULTS_TO_PUBLISH) only once its last verdict is in. */
+const UNSETTLED = '.unsettled';
+
 /**
  * Writes what `run` leaves for publishing; its path. On one line: it is read by the merge, not by people, and it
  * holds every pact the run verified (a hundred teams' are megabytes, which indenting doubles and slows).
+ * `unsettled`: written while the run verifies, under a name the merge does not read (settleResultsToPublish names it
+ * once the run has its last verdict); what an earlier run left in the folder is removed, so a run that stops leaves
+ * nothing to publish.
  */
-export function writeResultsToPublish(run: string, left: ResultsToPublish): string {
+export function writeResultsToPublish(run: string, left: ResultsToPublish, options: { unsettled?: boolean } = {}): string {
   const path = resolve(reportPath('pact-verify', run, RESULTS_TO_PUBLISH));
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(left));
+  if (!options.unsettled) {
+    writeFileSync(path, JSON.stringify(left));
+    return path;
+  }
+  rmSync(path, { force: true });
+  writeFileSync(path + UNSETTLED, JSON.stringify(left));
+  return path + UNSETTLED;
+}
+
+/** Names what writeResultsToPublish wrote unsettled as what the run leaves; the path it has then. */
+export function settleResultsToPublish(unsettled: string): string {
+  const path = unsettled.slice(0, -UNSETTLED.length);
+  renameSync(unsettled, path);
   return path;
 }
 

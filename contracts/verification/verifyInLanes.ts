@@ -21,7 +21,12 @@ import type { Lane, LaneMessage } from './verifySandboxes.ts';
 export async function verifyInLanes(
   plan: VerificationPlan,
   run: string,
-  options: { started: readonly ChildProcess[]; print?: (line: string) => void },
+  options: {
+    started: readonly ChildProcess[];
+    print?: (line: string) => void;
+    /** Called once every lane has its sandboxes: what the caller does meanwhile. */
+    given?: () => void;
+  },
 ): Promise<number> {
   try {
     const { interactions, sandboxes } = planSandboxes(plan);
@@ -40,6 +45,7 @@ export async function verifyInLanes(
     // The lanes were started before the files were made: each is told them with its sandboxes.
     const shares = Object.fromEntries([LEDGER_VARIABLE, OUTAGE_FILE_VARIABLE].flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
     const heard = lanes.map((sandboxes, i) => hear({ run, sandboxes, env: shares }, options.started[i]!));
+    options.given?.();
     try {
       const { PlanReports } = await import('./planReports.ts');
       const reports = new PlanReports(run, options.print);
@@ -90,7 +96,7 @@ function hear(lane: Lane, child: ChildProcess): { writeTo(reports: PlanReports, 
       else heard.push(message);
     });
     child.once('error', reject);
-    // Once its channel is closed too: every message it sent has been read.
+    // Once it has exited too: every message it sent has been read, and no lane outlives the run.
     child.once('close', (code, signal) =>
       done ? resolve() : reject(new Error(`a lane of the verification stopped (${signal ?? `exit ${code}`}) before its last verdict`)),
     );
