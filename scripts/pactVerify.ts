@@ -278,7 +278,8 @@ async function verifyOwn(apis: readonly PactApi[], playwright: readonly string[]
 /**
  * Runs the outside verification of `pacts` in Playwright: the plan goes in a file of this run's name. On
  * HARNESS_TARGET=record the recording gets its target (as npm run record writes it), and what was written
- * is scanned for the environment's secrets afterwards.
+ * is scanned for the environment's secrets afterwards. `underWay` is called once the verification is under way: what
+ * the caller does meanwhile.
  */
 export async function verifyOutside(
   pacts: readonly OutsidePact[],
