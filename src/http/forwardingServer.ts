@@ -2,12 +2,11 @@
  * An in-process HTTP server on loopback that forwards every request to one origin with undici, on a dispatcher the
  * caller gives: how the harness puts its own watch (a recording's capture, a live run's outage watch) between a
  * client it cannot instrument (Pact's Verifier is native code) and the provider. The status, the headers and the
- * body come back as the provider sent them, streamed; what the forwarding itself could not do is the caller's answer.
+ * body come back as the provider sent them; what the forwarding itself could not do is the caller's answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from './nodeHttp.ts';
 import type { AddressInfo } from 'node:net';
-import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
 
 /** Hop-by-hop headers (RFC 9110 7.6.1), and what undici sets itself: the host from the origin, the length from the body. */
@@ -99,8 +98,11 @@ async function forward(base: string, dispatcher: Dispatcher, dropped: ReadonlySe
     dispatcher,
     body: body.length > 0 ? body : undefined,
   });
+  // Read whole, then written in one piece with the head: the APIs answer small JSON, and a stream piped through
+  // costs each answer a pipeline's abort signal (an exception's stack) and a write per chunk.
+  const answerBody = Buffer.from(await answer.body.arrayBuffer());
   // Set one by one, not given to writeHead: so they stay readable (getHeaders) to whoever watches the answer.
   for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !RESPONSE_HOP.has(name)) res.setHeader(name, value);
-  res.writeHead(answer.statusCode);
-  await pipeline(answer.body, res);
+  res.statusCode = answer.statusCode;
+  res.end(answerBody);
 }
