@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { reportPath, runName } from '../../src/config/env.ts';
 import { OUTSIDE_PACT_SOURCES, OUTSIDE_STATES_FILE } from '../pactNames.ts';
 import { sandboxOf, type PactApi } from './sandboxes.ts';
-import { descriptions, parsePact, readPact, type PactNames } from './pactFile.ts';
+import { descriptions, parsePact, readPact, type PactDocument, type PactNames } from './pactFile.ts';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 
 /** A usage problem with what was asked for (exit 2): the message names the fix. */
@@ -84,8 +84,9 @@ export function outsidePactNames(pact: OutsidePact): PactNames {
   return { consumer: pact.consumer, provider: pact.provider, dir: dirname(pact.path), path: pact.path };
 }
 
-/** A plan's sandboxes, each its pacts (by their place in the plan) in order, and each pact's interactions. */
+/** A plan's sandboxes, each its pacts (by their place in the plan) in order, and each pact as read, with its interactions. */
 export interface PlanSandboxes {
+  readonly read: readonly PactDocument[];
   readonly interactions: readonly (readonly string[])[];
   readonly sandboxes: readonly { readonly sandbox: string; readonly pacts: readonly number[] }[];
 }
@@ -97,13 +98,14 @@ export interface PlanSandboxes {
  * says how many before the first verdict.
  */
 export function planSandboxes(plan: VerificationPlan): PlanSandboxes {
-  const interactions = plan.pacts.map((pact) => descriptions(readPact(outsidePactNames(pact))));
+  const read = plan.pacts.map((pact) => readPact(outsidePactNames(pact)));
+  const interactions = read.map(descriptions);
   const target = harnessConfig().target;
   const bySandbox = Map.groupBy(
     plan.pacts.map((pact, n) => ({ pact, n })),
     ({ pact }) => (target === 'live' || target === 'record' ? sandboxOf(pact.api, pact.consumer).label : 'one'),
   );
-  return { interactions, sandboxes: [...bySandbox].map(([sandbox, group]) => ({ sandbox, pacts: group.map(({ n }) => n) })) };
+  return { read, interactions, sandboxes: [...bySandbox].map(([sandbox, group]) => ({ sandbox, pacts: group.map(({ n }) => n) })) };
 }
 
 /** Two pacts between the same pair (two files, two versions) get their file name in the title: Playwright needs titles to differ. */

@@ -23,13 +23,13 @@ export async function runPactPlan(
 ): Promise<number> {
   const reports = new PlanReports(run, options.print);
   const declare = outsideDeclarations(plan);
-  const { interactions, sandboxes } = planSandboxes(plan);
+  const { read, interactions, sandboxes } = planSandboxes(plan);
   await options.twinsReady;
   reports.begin(
     interactions.reduce((sum, of) => sum + of.length, 0),
     plan.pacts.length,
   );
-  await verifySandboxes(sandboxes, (n) => ({ pact: plan.pacts[n]!, declared: declare(plan.pacts[n]!), interactions: interactions[n]! }), run, {
+  await verifySandboxes(sandboxes, (n) => ({ pact: plan.pacts[n]!, declared: declare(plan.pacts[n]!), read: read[n]! }), run, {
     verdict: (verdict, sandbox) => reports.add(verdict, sandbox),
     done: (sandbox, seconds) => reports.sandboxDone(sandbox, seconds),
   });

@@ -55,9 +55,18 @@ export interface Declared {
 /** How a listed interaction ended when it did not fail. */
 export type ListedOutcome = { readonly status: 'verified' } | { readonly status: 'skipped'; readonly reason: string };
 
-/** Verifies the interaction `description` of the pact `declared` names; throws its failure. */
-export async function verifyListed({ names, api, target, options }: Declared, description: string, record: VerificationRecord): Promise<ListedOutcome> {
-  const pact = readPact(names);
+/**
+ * Verifies the interaction `description` of the pact `declared` names; throws its failure. The file is read again
+ * unless `read` is given: under Playwright the consumer tests may write it anew between the listing and the test; a
+ * run of a plan (verifySandboxes.ts) reads each file once, as its pacts are not written while it runs.
+ */
+export async function verifyListed(
+  { names, api, target, options }: Declared,
+  description: string,
+  record: VerificationRecord,
+  read?: PactDocument,
+): Promise<ListedOutcome> {
+  const pact = read ?? readPact(names);
   const interaction = pact.interactions.find((i) => i.description === description);
   const message = interaction ? undefined : pact.messages.find((m) => m.description === description);
   if (!interaction && !message)

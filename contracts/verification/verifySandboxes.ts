@@ -8,7 +8,7 @@ import { setProcessVariable } from '../../src/config/env.ts';
 import { InteractionRecord, type Verdict } from './interactionRecord.ts';
 import { outsideDeclarations } from './outsideDeclared.ts';
 import { readPlan, type OutsidePact } from './outsidePacts.ts';
-import { descriptions, readPact } from './pactFile.ts';
+import { descriptions, readPact, type PactDocument } from './pactFile.ts';
 import { verifyListed, type Declared } from './verifyListed.ts';
 import { LANE_ARGUMENT } from './laneProcess.ts';
 
@@ -27,10 +27,13 @@ export type LaneMessage =
   | { readonly type: 'sandbox-done'; readonly sandbox: string; readonly seconds: number }
   | { readonly type: 'done' };
 
-/** Each sandbox's pacts in order, the sandboxes side by side, every verdict and each sandbox's end told to `found`. */
+/**
+ * Each sandbox's pacts in order, the sandboxes side by side, every verdict and each sandbox's end told to `found`.
+ * Each pact file is read once (`read`): a plan's pacts are not written while it runs.
+ */
 export async function verifySandboxes(
   sandboxes: Lane['sandboxes'],
-  entryOf: (n: number) => { pact: OutsidePact; declared: Declared; interactions: readonly string[] },
+  entryOf: (n: number) => { pact: OutsidePact; declared: Declared; read: PactDocument },
   run: string,
   found: { verdict(verdict: Verdict, sandbox: string, n: number): void; done(sandbox: string, seconds: number): void },
 ): Promise<void> {
@@ -38,8 +41,8 @@ export async function verifySandboxes(
     sandboxes.map(async ({ sandbox, pacts }) => {
       const started = performance.now();
       for (const n of pacts) {
-        const { pact, declared, interactions } = entryOf(n);
-        for (const description of interactions) found.verdict(await verifyOne(declared, pact, description, run), sandbox, n);
+        const { pact, declared, read } = entryOf(n);
+        for (const description of descriptions(read)) found.verdict(await verifyOne(declared, pact, read, description, run), sandbox, n);
       }
       found.done(sandbox, (performance.now() - started) / 1000);
     }),
@@ -47,11 +50,11 @@ export async function verifySandboxes(
 }
 
 /** One interaction through verifyListed.ts: a thrown failure becomes a failed verdict with its message. */
-async function verifyOne(declared: Declared, pact: OutsidePact, description: string, run: string): Promise<Verdict> {
+async function verifyOne(declared: Declared, pact: OutsidePact, read: PactDocument, description: string, run: string): Promise<Verdict> {
   const record = new InteractionRecord(run, pact, description);
   const start = Date.now();
   try {
-    const outcome = await verifyListed(declared, description, record);
+    const outcome = await verifyListed(declared, description, record, read);
     const skipped = outcome.status === 'skipped' ? { status: 'skipped' as const, text: outcome.reason } : { status: 'passed' as const };
     return { pact, description, ...skipped, start, stop: Date.now(), record };
   } catch (error) {
@@ -66,7 +69,7 @@ async function verifyLane({ run, sandboxes }: Lane, send: (message: LaneMessage)
   const entryOf = (n: number) => {
     const pact = plan.pacts[n]!;
     const declared = declare(pact);
-    return { pact, declared, interactions: descriptions(readPact(declared.names)) };
+    return { pact, declared, read: readPact(declared.names) };
   };
   await verifySandboxes(sandboxes, entryOf, run, {
     verdict: ({ pact: _pact, record, ...verdict }, sandbox, n) =>
