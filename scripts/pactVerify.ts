@@ -16,7 +16,7 @@
  * interaction broke, and why.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, type WriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
@@ -44,7 +44,7 @@ import { laneCount, startLaneProcess } from '../contracts/verification/laneProce
 import { loadTeamStates, TeamStatesError } from '../contracts/verification/teamStates.ts';
 import { DEFAULT_SELECTORS, parseSelectors, SELECTOR_USAGE, SelectorError, type ConsumerVersionSelector } from '../contracts/broker/selectors.ts';
 import { BrokerClient, BrokerError } from '../contracts/broker/BrokerClient.ts';
-import { outcomesDir, type InteractionOutcome } from '../contracts/broker/verificationResults.ts';
+import { outcomesDir, readOutcomes } from '../contracts/broker/verificationResults.ts';
 import { MESSAGE_NOT_VERIFIED } from '../contracts/verification/pactProvider.ts';
 import { ensureTwins, TwinsUnavailableError, type PlanTwins, type TwinsMessage } from '../contracts/verification/twinsForPlan.ts';
 import { providerIdentity as identityOf, ProviderIdentityError, type ProviderIdentity } from '../contracts/broker/providerIdentity.ts';
@@ -462,9 +462,7 @@ async function startTwinsFor(pacts: readonly OutsidePact[]): Promise<PlanTwins |
  * does not pass, though no interaction failed. Says which, once per reason.
  */
 export function unverifiedInteractions(run: string, print: (line: string) => void = console.error): number {
-  const dir = outcomesDir(run);
-  const skipped = (existsSync(dir) ? readdirSync(dir) : [])
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome)
+  const skipped = readOutcomes(outcomesDir(run))
     .filter((outcome) => outcome.status === 'skipped')
     .sort((a, b) => a.description.localeCompare(b.description));
   if (skipped.length === 0) return 0;

@@ -36,12 +36,13 @@ export function writeOutcome(outcome: InteractionOutcome, run?: string): void {
 
 /** The outcome of each interaction of the pact titled `pact`, as this run's tests wrote them. */
 export function interactionOutcomes(pact: string, run?: string): InteractionOutcome[] {
-  return outcomesIn(outcomesDir(run), pact);
+  return outcomesByPact(outcomesDir(run)).get(pact) ?? [];
 }
 
-/** The outcomes in `dir` (a run's outcomes folder, wherever it was copied) of the pact titled `pact`. */
-export function outcomesIn(dir: string, pact: string): InteractionOutcome[] {
-  return outcomesByPact(dir).get(pact) ?? [];
+/** Every outcome in `dir` (a run's outcomes folder, wherever it was copied), in no order: the one reader of its files. */
+export function readOutcomes(dir: string): InteractionOutcome[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome);
 }
 
 /**
@@ -49,9 +50,7 @@ export function outcomesIn(dir: string, pact: string): InteractionOutcome[] {
  * once, where a read per pact read it whole for each (a nightly's hundred pacts, a hundred times its thousand files).
  */
 export function outcomesByPact(dir: string): Map<string, InteractionOutcome[]> {
-  if (!existsSync(dir)) return new Map();
-  const outcomes = readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as InteractionOutcome);
-  const byPact = Map.groupBy(outcomes, (outcome) => outcome.pact);
+  const byPact = Map.groupBy(readOutcomes(dir), (outcome) => outcome.pact);
   for (const of of byPact.values()) of.sort((a, b) => a.description.localeCompare(b.description));
   return byPact;
 }

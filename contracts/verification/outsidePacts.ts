@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { reportPath, runName } from '../../src/config/env.ts';
 import { OUTSIDE_PACT_SOURCES, OUTSIDE_STATES_FILE } from '../pactNames.ts';
 import { sandboxOf, type PactApi } from './sandboxes.ts';
-import { descriptions, parsePact, readPact, type PactDocument, type PactNames } from './pactFile.ts';
+import { parsePact, readPact, type PactDocument, type PactNames } from './pactFile.ts';
 import { harnessConfig } from '../../src/config/harnessConfig.ts';
 
 /** A usage problem with what was asked for (exit 2): the message names the fix. */
@@ -84,28 +84,26 @@ export function outsidePactNames(pact: OutsidePact): PactNames {
   return { consumer: pact.consumer, provider: pact.provider, dir: dirname(pact.path), path: pact.path };
 }
 
-/** A plan's sandboxes, each its pacts (by their place in the plan) in order, and each pact as read, with its interactions. */
+/** A plan's sandboxes, each its pacts (by their place in the plan) in order, and each pact as read. */
 export interface PlanSandboxes {
   readonly read: readonly PactDocument[];
-  readonly interactions: readonly (readonly string[])[];
   readonly sandboxes: readonly { readonly sandbox: string; readonly pacts: readonly number[] }[];
 }
 
 /**
  * The plan's pacts by sandbox. On a live store each sandbox (a team's own app, or the harness's) has a bucket of its
  * own: its pacts are verified in order, beside the other sandboxes'; the run takes as long as its busiest bucket, not
- * the sum of them. Off live, one sandbox. Each pact's interactions are listed first, as the files are now: the console
- * says how many before the first verdict.
+ * the sum of them. Off live, one sandbox. Each pact is read first, as the file is now: the console says how many
+ * interactions before the first verdict.
  */
 export function planSandboxes(plan: VerificationPlan): PlanSandboxes {
   const read = plan.pacts.map((pact) => readPact(outsidePactNames(pact)));
-  const interactions = read.map(descriptions);
   const target = harnessConfig().target;
   const bySandbox = Map.groupBy(
     plan.pacts.map((pact, n) => ({ pact, n })),
     ({ pact }) => (target === 'live' || target === 'record' ? sandboxOf(pact.api, pact.consumer).label : 'one'),
   );
-  return { read, interactions, sandboxes: [...bySandbox].map(([sandbox, group]) => ({ sandbox, pacts: group.map(({ n }) => n) })) };
+  return { read, sandboxes: [...bySandbox].map(([sandbox, group]) => ({ sandbox, pacts: group.map(({ n }) => n) })) };
 }
 
 /** Two pacts between the same pair (two files, two versions) get their file name in the title: Playwright needs titles to differ. */

@@ -23,10 +23,10 @@ export async function runPactPlan(
 ): Promise<number> {
   const reports = new PlanReports(run, options.print);
   const declare = outsideDeclarations(plan);
-  const { read, interactions, sandboxes } = planSandboxes(plan);
+  const { read, sandboxes } = planSandboxes(plan);
   await options.twinsReady;
   reports.begin(
-    interactions.reduce((sum, of) => sum + of.length, 0),
+    read.reduce((sum, pact) => sum + pact.count, 0),
     plan.pacts.length,
   );
   await verifySandboxes(sandboxes, (n) => ({ pact: plan.pacts[n]!, declared: declare(plan.pacts[n]!), read: read[n]! }), run, {

@@ -29,9 +29,9 @@ export async function verifyInLanes(
   },
 ): Promise<number> {
   try {
-    const { interactions, sandboxes } = planSandboxes(plan);
+    const { read, sandboxes } = planSandboxes(plan);
     const lanes = spread(
-      sandboxes.map((one) => ({ ...one, interactions: one.pacts.reduce((sum, n) => sum + interactions[n]!.length, 0) })),
+      sandboxes.map((one) => ({ ...one, interactions: one.pacts.reduce((sum, n) => sum + read[n]!.count, 0) })),
       Math.min(options.started.length, sandboxes.length),
     );
     const env = { ...processEnv() };
@@ -51,7 +51,7 @@ export async function verifyInLanes(
       const reports = new PlanReports(run, options.print);
       reports.ledger = env[LEDGER_VARIABLE];
       reports.begin(
-        interactions.reduce((sum, of) => sum + of.length, 0),
+        read.reduce((sum, pact) => sum + pact.count, 0),
         plan.pacts.length,
       );
       await Promise.all(heard.map((lane) => lane.writeTo(reports, plan)));
